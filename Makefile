@@ -1,0 +1,37 @@
+# The two commands of the README: `make run` and `make test`. Both install what is missing first.
+SHELL := /bin/bash
+UV := $(shell command -v uv >/dev/null 2>&1 && echo uv || echo "python3 -m uv")
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint typecheck unit browser bench
+
+install:
+	@./scripts/bootstrap.sh
+
+run: install
+	$(UV) run spielcenter play cruel
+
+lint: install
+	$(UV) run ruff check src tests bench
+	$(UV) run ruff format --check src tests bench
+
+typecheck: install
+	$(UV) run mypy
+
+unit: install
+	$(UV) run pytest -n 2 -m "not browser"
+
+browser: install
+	@./scripts/ensure-chromium.sh
+	$(UV) run pytest -m browser
+
+test: install
+	@./scripts/ensure-chromium.sh
+	$(UV) run ruff check src tests bench
+	$(UV) run ruff format --check src tests bench
+	$(UV) run mypy
+	$(UV) run pytest -n 2
+
+bench: install
+	$(UV) run python bench/engines.py

@@ -1,0 +1,5 @@
+import sys
+
+from spielcenter.cli import main
+
+sys.exit(main())

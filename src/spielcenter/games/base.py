@@ -1,0 +1,245 @@
+"""The one protocol every Spielcenter game follows.
+
+A game is plain data (the *state*) plus the pure functions of a :class:`Game` object that knows
+the rules of one game and variant. Nothing here does I/O, reads a clock or touches a database;
+randomness comes only from the deal number (the seed) stored in the state.
+
+The shape, borrowed from OpenSpiel and python-chess:
+
+* ``start(deal)`` — the seeded start position;
+* ``to_act(state)`` — the seats that may move now (several at once while giving in Speedquilt;
+  none once the game is over);
+* ``legal_moves(state, seat)`` — every legal move of that seat;
+* ``parse_move(text)`` / ``format_move(move)`` — the one canonical text notation of moves;
+  text that cannot be read raises :class:`MoveSyntaxError`;
+* ``check(state, move, seat)`` — raises :class:`IllegalMoveError` with the reason when a well-formed
+  move is not allowed now; ``apply`` trusts its caller and does no checking;
+* ``status(state)`` — ``playing``, ``won``, ``lost`` or, for games of several seats, ``finished``;
+* ``encode`` / ``decode`` — a JSON codec of the full state;
+* ``view_for(state, seat)`` — the JSON a seat may see: hidden information (the Crazy Quilt stock
+  order, deck orders, future dice, other seats' private choices) is left out.
+
+:meth:`Game.play` is the validating edge: parse, check, apply. :class:`Record` keeps the history
+(moves with undo and redo), so that undo always equals a replay of the shorter log.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, TypeVar
+
+Seat = int
+"""A seat at the table, 0-based. Patience games have the single seat 0."""
+
+JSON = dict[str, Any]
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class GameError(Exception):
+    """Base of every error a game engine raises on bad input."""
+
+
+class MoveSyntaxError(GameError, ValueError):
+    """Text that is not a move in the game's notation."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class StateFormatError(GameError, ValueError):
+    """A JSON state that does not describe a position of this game."""
+
+
+class UnknownGameError(GameError, LookupError):
+    """A game or variant name that the registry does not know."""
+
+
+class Status(StrEnum):
+    """Where a game stands."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    FINISHED = "finished"
+    """Over, for games of several seats; the result lives in the game's own scoring."""
+
+
+class Game(ABC, Generic[S, M]):
+    """The rules of one game in one variant. Stateless: every method is a pure function."""
+
+    name: ClassVar[str]
+    """The registry name, e.g. ``"cruel"``."""
+
+    variant: str = "classic"
+    seats: int = 1
+
+    # -- start and moves ------------------------------------------------------------------
+
+    @abstractmethod
+    def start(self, deal: int) -> S:
+        """The start position of deal number ``deal`` (1 … 2^63−1)."""
+
+    def to_act(self, state: S) -> frozenset[Seat]:
+        """Seats that may move now; empty once the game is over. Patience: seat 0 while playing."""
+        return frozenset() if self.status(state) is not Status.PLAYING else frozenset({0})
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: Seat = 0) -> list[M]:
+        """Every move ``seat`` may make now, in a stable order."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> M:
+        """Read a move from its notation; raise :class:`MoveSyntaxError` if it is not one."""
+
+    @abstractmethod
+    def format_move(self, move: M) -> str:
+        """The canonical notation of ``move``; ``parse_move(format_move(m)) == m``."""
+
+    def check(self, state: S, move: M, seat: Seat = 0) -> None:
+        """Raise :class:`IllegalMoveError` unless ``move`` is legal for ``seat`` now.
+
+        Engines override this to say *why*; the default only knows that it is not in the list.
+        """
+        if seat not in self.to_act(state):
+            raise IllegalMoveError(f"{self.format_move(move)}: it is not seat {seat}'s turn")
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMoveError(f"{self.format_move(move)}: not a legal move now")
+
+    @abstractmethod
+    def apply(self, state: S, move: M, seat: Seat = 0) -> S:
+        """The position after ``move``. Trusts its caller: the move must be legal."""
+
+    def play(self, state: S, text: str, seat: Seat = 0) -> S:
+        """Parse, check and apply one move given as text: the validating edge."""
+        move = self.parse_move(text)
+        self.check(state, move, seat)
+        return self.apply(state, move, seat)
+
+    def replay(self, deal: int, moves: Iterable[str]) -> S:
+        """The position after playing ``moves`` (seat 0) from the start of ``deal``."""
+        state = self.start(deal)
+        for text in moves:
+            state = self.play(state, text)
+        return state
+
+    # -- the end ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def status(self, state: S) -> Status:
+        """``playing``, ``won``, ``lost`` or ``finished``."""
+
+    # -- codec and views ------------------------------------------------------------------------
+
+    @abstractmethod
+    def encode(self, state: S) -> JSON:
+        """The full state as JSON-ready data (nothing hidden)."""
+
+    @abstractmethod
+    def decode(self, data: JSON) -> S:
+        """The state from :meth:`encode`'s output; raise :class:`StateFormatError` if malformed."""
+
+    @abstractmethod
+    def view_for(self, state: S, seat: Seat | None) -> JSON:
+        """What ``seat`` (``None``: a spectator) may see of ``state``, as JSON-ready data."""
+
+    def render(self, state: S, seat: Seat | None = 0) -> str:
+        """The position as text for people (the terminal player); engines draw it nicer."""
+        import json
+
+        return json.dumps(self.view_for(state, seat), indent=1)
+
+
+@dataclass
+class Record(Generic[S, M]):
+    """A game in progress: its deal, the moves played, and what undo has taken back.
+
+    The state is always the replay of ``moves`` (cached per step), so undo equals replay.
+    """
+
+    game: Game[S, M]
+    deal: int
+    moves: list[str] = field(default_factory=list)
+    undone: list[str] = field(default_factory=list)
+    _states: list[S] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        played, self.moves = self.moves, []
+        self._states = [self.game.start(self.deal)]
+        for text in played:
+            self.play(text, keep_redo=True)
+
+    @property
+    def state(self) -> S:
+        """The current position."""
+        return self._states[-1]
+
+    def play(self, text: str, keep_redo: bool = False) -> S:
+        """Play a move given as text (validated); a new move clears the redo list."""
+        state = self.game.play(self.state, text)
+        self.moves.append(self.game.format_move(self.game.parse_move(text)))
+        self._states.append(state)
+        if not keep_redo:
+            self.undone.clear()
+        return state
+
+    def undo(self) -> bool:
+        """Take back the last move; ``False`` if there is none."""
+        if not self.moves:
+            return False
+        self.undone.append(self.moves.pop())
+        self._states.pop()
+        return True
+
+    def redo(self) -> bool:
+        """Play again the last move taken back; ``False`` if there is none."""
+        if not self.undone:
+            return False
+        self.play(self.undone.pop(), keep_redo=True)
+        return True
+
+
+# -- the registry -----------------------------------------------------------------------------
+
+_ENGINES: dict[str, str] = {
+    "cruel": "spielcenter.games.cruel",
+    "crazy-quilt": "spielcenter.games.crazy_quilt",
+    "speedquilt": "spielcenter.games.speedquilt",
+}
+_ALIASES = {"crazy_quilt": "crazy-quilt", "crazyquilt": "crazy-quilt"}
+
+
+def game_names() -> list[str]:
+    """The names of all registered games."""
+    return list(_ENGINES)
+
+
+def canonical_name(name: str) -> str:
+    """The registry name for ``name`` (accepting aliases such as ``crazy_quilt``)."""
+    key = _ALIASES.get(name.lower(), name.lower())
+    if key not in _ENGINES:
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(_ENGINES)}")
+    return key
+
+
+def variants_of(name: str) -> Sequence[str]:
+    """The variant names of a game; the first is its default."""
+    module = importlib.import_module(_ENGINES[canonical_name(name)])
+    return tuple(module.VARIANTS)
+
+
+def get_game(name: str, variant: str | None = None, **options: Any) -> Game[Any, Any]:
+    """The :class:`Game` for a game name and variant (default: the game's first variant).
+
+    Each engine module exposes ``VARIANTS`` and ``make(variant, **options)``; ``make`` raises
+    :class:`UnknownGameError` for a variant it does not know.
+    """
+    module = importlib.import_module(_ENGINES[canonical_name(name)])
+    game: Game[Any, Any] = module.make(variant or module.VARIANTS[0], **options)
+    return game
