@@ -122,11 +122,16 @@ class Game(ABC, Generic[S, M]):
         self.check(state, move, seat)
         return self.apply(state, move, seat)
 
-    def replay(self, deal: int, moves: Iterable[str]) -> S:
-        """The position after playing ``moves`` (seat 0) from the start of ``deal``."""
+    def replay(self, deal: int, moves: Iterable[str | tuple[Seat, str]]) -> S:
+        """The position after playing ``moves`` from the start of ``deal``.
+
+        A move is its text (played by seat 0) or a ``(seat, text)`` pair: in games of several
+        seats, the log records who made each move.
+        """
         state = self.start(deal)
-        for text in moves:
-            state = self.play(state, text)
+        for entry in moves:
+            seat, text = entry if isinstance(entry, tuple) else (0, entry)
+            state = self.play(state, text, seat)
         return state
 
     # -- the end ----------------------------------------------------------------------------
