@@ -10,7 +10,7 @@ install:
 	@./scripts/bootstrap.sh
 
 run: install
-	$(UV) run spielcenter play cruel
+	$(UV) run spielcenter serve --host $(HOST) --port $(PORT)
 
 lint: install
 	$(UV) run ruff check src tests bench

@@ -12,7 +12,12 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = [
+    "spielcenter.cli.solve",
     "spielcenter.cli.patience",
+    "spielcenter.cli.serve",
+    "spielcenter.cli.speedquilt",
+    "spielcenter.cli.speedquilt_deal",
+    "spielcenter.cli.speedquilt_tournament",
 ]
 
 EXIT_BAD_INPUT = 2

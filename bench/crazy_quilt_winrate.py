@@ -1,0 +1,105 @@
+"""Crazy Quilt win rates: the thoughtful solver (stock known) and the honest player (stock unseen).
+
+    uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --minutes 10 \\
+        [--budget 200000] [--honest-budget 50000] [--deals 1000]
+
+For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have
+passed (the deal in progress is finished), it runs
+
+* the thoughtful solver (:func:`spielcenter.solvers.crazy_quilt.solve`, ``--budget`` positions
+  per deal): won / lost / unknown;
+* the honest player (:func:`spielcenter.solvers.crazy_quilt_honest.play_honestly`, its solver
+  limited to ``--honest-budget`` positions each time it comes to know the stock): won or lost.
+
+It prints the counts with 95 % Wilson intervals, the time per deal, and a JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from datetime import UTC, datetime
+
+from tqdm import tqdm
+
+from spielcenter.games.crazy_quilt import VARIANTS
+from spielcenter.solvers.crazy_quilt import solve
+from spielcenter.solvers.crazy_quilt_honest import play_honestly
+from spielcenter.solvers.cruel_winrate import wilson_interval
+
+
+def share(hits: int, trials: int) -> str:
+    """``hits/trials = p % [low %, high %]`` with the 95 % Wilson interval."""
+    low, high = wilson_interval(hits, trials)
+    rate = hits / trials if trials else 0.0
+    return f"{hits}/{trials} = {rate:.1%} [{low:.1%}, {high:.1%}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--variant", choices=VARIANTS, default="classic")
+    parser.add_argument("--first", type=int, default=1, help="first deal number")
+    parser.add_argument("--deals", type=int, default=1000, help="at most this many deals")
+    parser.add_argument("--minutes", type=float, default=10.0, help="stop after this long")
+    parser.add_argument("--budget", type=int, default=200_000, help="solver positions per deal")
+    parser.add_argument("--honest-budget", type=int, default=50_000)
+    args = parser.parse_args()
+
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    honest_won = 0
+    solve_times: list[float] = []
+    honest_times: list[float] = []
+    nodes = 0
+    began = time.perf_counter()
+    deal = args.first
+    with tqdm(total=args.deals, desc=args.variant, unit="deal") as bar:
+        while deal < args.first + args.deals:
+            if time.perf_counter() - began > args.minutes * 60:
+                break
+            clock = time.perf_counter()
+            verdict = solve(deal, args.variant, node_budget=args.budget)
+            solve_times.append(time.perf_counter() - clock)
+            counts[verdict.result] += 1
+            nodes += verdict.nodes
+            clock = time.perf_counter()
+            honest = play_honestly(deal, args.variant, args.honest_budget)
+            honest_times.append(time.perf_counter() - clock)
+            honest_won += honest.status.value == "won"
+            deal += 1
+            bar.update(1)
+            bar.set_postfix(won=counts["won"], lost=counts["lost"], honest=honest_won)
+    done = deal - args.first
+    solving = sum(solve_times)
+    print(f"Crazy Quilt, {args.variant}: deals {args.first}–{deal - 1} ({done} deals)")
+    print(f"  thoughtful won     {share(counts['won'], done)}")
+    print(f"  thoughtful lost    {share(counts['lost'], done)}")
+    print(f"  thoughtful unknown {share(counts['unknown'], done)}")
+    print(f"  honest won         {share(honest_won, done)}")
+    if done:
+        print(
+            f"  solver: median {statistics.median(solve_times):.2f} s, max {max(solve_times):.2f} s"
+            f" per deal, {nodes / solving:,.0f} positions/s"
+        )
+        print(f"  honest: median {statistics.median(honest_times):.2f} s per deal")
+    record = {
+        "variant": args.variant,
+        "first": args.first,
+        "deals": done,
+        "budget": args.budget,
+        "honest_budget": args.honest_budget,
+        "thoughtful": counts,
+        "honest_won": honest_won,
+        "solve_seconds": solving,
+        "honest_seconds": sum(honest_times),
+        "positions_per_second": nodes / solving if solving else 0.0,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+    }
+    print(json.dumps(record))
+
+
+if __name__ == "__main__":
+    main()

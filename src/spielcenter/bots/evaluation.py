@@ -1,0 +1,219 @@
+"""What things are worth to a computer player: blocks, purchases, cells, dice on patches.
+
+All values are in game points (expected, roughly) and use only what the seat sees: its quilt,
+the shop, the others' quilts and the round. The one-turn chance of a block comes from the exact
+dice tables of :mod:`.expectimax`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from spielcenter.games.speedquilt.catalogue import Catalogue
+from spielcenter.games.speedquilt.difficulty import prefills_needed
+from spielcenter.games.speedquilt.feasibility import can_complete
+from spielcenter.games.speedquilt.model import (
+    Block,
+    Cell,
+    KitKind,
+    PlacedBlock,
+    can_place,
+    touching,
+)
+from spielcenter.games.speedquilt.scoring import score_quilt
+
+from .expectimax import SHAPE, _rule_holds, _with_rerolls, sew_table
+from .memo import block_cache
+
+__all__ = ["KIT_WORTH", "Outlook", "ease", "free_cells", "one_turn_chance", "quilt_points"]
+
+KIT_WORTH: Mapping[KitKind, float] = {
+    KitKind.THIMBLE: 2.0,
+    KitKind.DYE_BATH: 1.0,
+    KitKind.SCISSORS: 1.5,
+    KitKind.SEWING_MACHINE: 3.0,
+    KitKind.PINS: 2.0,
+}
+"""What a finished kit's ability is worth over a whole game (in points)."""
+
+FULL_QUILT = 9
+MAX_COUNTED = 5
+"""Blocks with more empty patches get a rough ease (counting would take too long)."""
+PLAIN_ROUNDS = 8
+"""Rounds over which a new block is typically finished, and a kit pays for itself."""
+
+
+@block_cache(maxsize=4096)
+def one_turn_chance(block: Block, filled: tuple[int | None, ...]) -> float:
+    """The exact chance to sew ``block`` from ``filled`` in one turn of three rolls."""
+    if prefills_needed(block, filled) > 0:
+        return 0.0
+    sewable = (sew_table(block, filled) > 0).astype(float).reshape(SHAPE)
+    return float(_with_rerolls(sewable, 2, 0.0).mean())
+
+
+@block_cache(maxsize=1 << 14)
+def ease(block: Block, filled: tuple[int | None, ...]) -> float:
+    """How easy the rest of a block is: the share of value fillings of its empty patches that
+    finish it, lowered for patches that also name a colour and for each patch still empty."""
+    empty = [i for i, v in enumerate(filled) if v is None]
+    if not empty:
+        return 1.0
+    coloured = sum(block.patches[i].colour is not None for i in empty)
+    if len(empty) > MAX_COUNTED:
+        return float(0.3 * 0.6**coloured * 0.85 ** len(empty))
+    good = int(_rule_holds(block, _fillings(block, filled, empty)).sum())
+    total = 6 ** len(empty)
+    return float(good / total * 0.6**coloured * 0.85 ** len(empty))
+
+
+def _fillings(
+    block: Block, filled: tuple[int | None, ...], empty: list[int]
+) -> list[npt.NDArray[np.int64]]:
+    """One column per patch over every value filling of the empty patches (a patch with a
+    number takes only that number): all fillings at once, for the rule check."""
+    options = [
+        np.array([block.patches[i].value] if block.patches[i].value else range(1, 7)) for i in empty
+    ]
+    grids = iter(g.ravel() for g in np.meshgrid(*options, indexing="ij"))
+    size = int(np.prod([len(o) for o in options]))
+    return [next(grids) if v is None else np.full(size, v) for v in filled]
+
+
+def quilt_points(quilt: Mapping[Cell, PlacedBlock], catalogue: Catalogue) -> int:
+    """The quilt's score now."""
+    return score_quilt(quilt, catalogue).total
+
+
+def free_cells(quilt: Mapping[Cell, PlacedBlock]) -> list[Cell]:
+    """Every cell where a new block may go, in reading order."""
+    if not quilt:
+        return [(0, 0)]
+    near = {t for cell in quilt for t in touching(cell)}
+    return sorted((c for c in near if can_place(quilt.keys(), c)), key=lambda c: (c[1], c[0]))
+
+
+@block_cache(maxsize=1024)
+def _completion(block: Block, filled: tuple[int | None, ...]) -> tuple[int, ...]:
+    """Some values that finish the block (for scoring what-ifs): patch by patch, keeping the
+    block finishable after each choice, so the search never has to step back."""
+    values = list(filled)
+    for i, v in enumerate(filled):
+        if v is not None:
+            continue
+        fixed = block.patches[i].value
+        for candidate in [fixed] if fixed else (6, 5, 4, 3, 2, 1):
+            values[i] = candidate
+            if can_complete(block, tuple(values)):
+                break
+        else:
+            raise ValueError(f"{block.id} cannot be finished")
+    return tuple(v for v in values if v is not None)
+
+
+POINTS_MEMO = 1 << 15
+_POINTS: list[tuple[Catalogue, dict[tuple[object, ...], int]]] = []
+"""Scores of quilts already counted, for the catalogue in use (scoring is pure)."""
+
+
+def _known_points(catalogue: Catalogue) -> dict[tuple[object, ...], int]:
+    """The remembered scores for this catalogue (another catalogue starts afresh)."""
+    if not _POINTS or _POINTS[0][0] is not catalogue:
+        _POINTS[:] = [(catalogue, {})]
+    return _POINTS[0][1]
+
+
+@dataclass
+class Outlook:
+    """One seat's view of the game for valuing things: quilt, time left, the others."""
+
+    catalogue: Catalogue
+    quilt: dict[Cell, PlacedBlock]
+    rounds_left: float
+    kit_bias: float = 1.0
+    """How much more than their worth this player likes kits (easy likes them)."""
+
+    @property
+    def time_factor(self) -> float:
+        """How much of a block's future worth there is still time to collect (0–1)."""
+        return float(np.clip(self.rounds_left / PLAIN_ROUNDS, 0.0, 1.0))
+
+    def block(self, block_id: str) -> Block:
+        """The catalogue block."""
+        return self.catalogue.block(block_id)
+
+    def points(self, quilt: Mapping[Cell, PlacedBlock]) -> float:
+        """Score of a quilt (remembered across decisions: the same quilts come back often)."""
+        known = _known_points(self.catalogue)
+        key = tuple(sorted((c, p.block_id, p.filled) for c, p in quilt.items()))
+        hit = known.get(key)
+        if hit is None:
+            if len(known) >= POINTS_MEMO:
+                known.clear()
+            hit = known[key] = score_quilt(quilt, self.catalogue).total
+        return hit
+
+    def finished(self, quilt: Mapping[Cell, PlacedBlock], cell: Cell) -> dict[Cell, PlacedBlock]:
+        """The quilt with the block at ``cell`` finished."""
+        placed = quilt[cell]
+        done = _completion(self.block(placed.block_id), placed.filled)
+        return {**quilt, cell: PlacedBlock(placed.block_id, done)}
+
+    def kit_value(self, block: Block) -> float:
+        """The ability of a finished kit, for the time that is left."""
+        if block.kit is None:
+            return 0.0
+        return KIT_WORTH[block.kit] * self.time_factor * self.kit_bias
+
+    def sew_value(self, cell: Cell) -> float:
+        """What sewing the block at ``cell`` is worth: points now, its kit, and what it will
+        still count (neighbours and colours yet to come)."""
+        placed = self.quilt[cell]
+        block = self.block(placed.block_id)
+        gain = self.points(self.finished(self.quilt, cell)) - self.points(self.quilt)
+        growth = 0.0
+        if block.scoring is not None:
+            growth = 0.3 * block.scoring.points * self.time_factor
+        return gain + growth + self.kit_value(block) + 0.5
+
+    def potential(self, quilt: Mapping[Cell, PlacedBlock]) -> float:
+        """The score if every block of ``quilt`` were finished."""
+        done: dict[Cell, PlacedBlock] = dict(quilt)
+        for cell in quilt:
+            if not quilt[cell].finished:
+                done = self.finished(done, cell)
+        return self.points(done)
+
+    def buy_value(self, block_id: str) -> tuple[float, Cell]:
+        """What buying a block is worth, and the best cell for it."""
+        block = self.block(block_id)
+        empty = (None,) * len(block.patches)
+        chance = one_turn_chance(block, empty)
+        # Chance to finish it in the turns left, a few tries at most (each try is a turn).
+        tries = max(0.0, self.rounds_left * 0.5)
+        finish = 1.0 - (1.0 - max(chance, 0.15)) ** tries if tries else 0.0
+        base = self.potential(self.quilt)
+        best: tuple[float, Cell] | None = None
+        for cell in free_cells(self.quilt):
+            grown = {**self.quilt, cell: PlacedBlock(block_id, empty)}
+            gain = self.potential(grown) - base
+            value = finish * (gain + self.kit_value(block)) - 0.5 * (1.0 - finish)
+            if best is None or value > best[0]:
+                best = (value, cell)
+        if best is None:
+            return float("-inf"), (0, 0)
+        return best
+
+    def place_gain(self, cell: Cell, patch: int, value: int) -> float:
+        """What one die of ``value`` on ``patch`` of the block at ``cell`` is worth."""
+        placed = self.quilt[cell]
+        block = self.block(placed.block_id)
+        after = (*placed.filled[:patch], value, *placed.filled[patch + 1 :])
+        worth = self.sew_value(cell)
+        if all(v is not None for v in after):
+            return worth
+        return worth * 0.6 * (ease(block, after) - ease(block, placed.filled))

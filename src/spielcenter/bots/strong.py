@@ -1,0 +1,73 @@
+"""The strong computer player: exact expectimax over every basket, early action, the lead.
+
+* Every keep/reroll choice is valued by its exact expectation over all outcomes of the rerolled
+  dice, as deep as the rerolls left (:func:`.expectimax.keep_values`).
+* Each reroll costs what it gifts the others (they each take a die) — or, solo, the die it takes
+  from the giving turn — so it acts early.
+* It reckons with what the decks may still hold (the blocks nobody has seen) when it draws
+  blind, uses its thimble when that makes the plan better, and lays its ninth block only while
+  it leads.
+"""
+
+from __future__ import annotations
+
+from spielcenter.games.base import JSON
+from spielcenter.games.speedquilt.model import Deck
+from spielcenter.games.speedquilt.state import GameState
+
+from .evaluation import Outlook
+from .expectimax import PlanAction, keep_values
+from .player import Player
+from .position import unseen_blocks
+
+__all__ = ["Strong"]
+
+GIFT_PER_OPPONENT = 0.35
+"""Points a reroll hands to each other seat (the die she takes while giving)."""
+SOLO_DIE = 0.8
+"""Points a giving-turn die is worth solo (each reroll costs one)."""
+
+
+class Strong(Player):
+    """Stark: rechnet Nachwürfe durch, handelt früh, legt den 9. Block nur in Führung."""
+
+    level = "strong"
+    uses_thimble = True
+    uses_dye = True
+    gift_per_opponent = GIFT_PER_OPPONENT
+    solo_die = SOLO_DIE
+    ninth_only_leading = True
+
+    def basket(
+        self,
+        view: JSON,
+        outlook: Outlook,
+        actions: list[PlanAction],
+        values: list[int],
+        rerolls: int,
+        belief: GameState,
+    ) -> int:
+        """The basket of the highest exact expectation, net of what each reroll gives away."""
+        final = self.final_table(actions)
+        cost = self.reroll_cost(view, belief)
+        return int(keep_values(final, values, rerolls, cost).argmax())
+
+    def reroll_cost(self, view: JSON, belief: GameState) -> float:
+        """What one reroll gives away: a die to every other seat, or solo a giving-turn die."""
+        others = len(view["seats"]) - 1
+        if others == 0:
+            turn = belief.turn
+            # Solo: the giving turn shrinks from 3 dice to 2 to 1; the third reroll costs nothing.
+            return self.solo_die if turn is not None and turn.rolls < 3 else 0.0
+        return self.gift_per_opponent * others
+
+    def draw_deck(self, view: JSON, outlook: Outlook) -> str:
+        """The deck whose unseen blocks are worth most to this quilt, on average."""
+        best = ("kit", float("-inf"))
+        for deck in Deck:
+            unseen = unseen_blocks(view, outlook.catalogue, deck)
+            if unseen and view["decks"][str(deck)]:
+                mean = sum(outlook.buy_value(b)[0] for b in unseen) / len(unseen)
+                if mean > best[1]:
+                    best = (str(deck), mean)
+        return best[0]

@@ -1,0 +1,331 @@
+"""The Speedquilt engine: base.py's :class:`Game` protocol for a whole game of 1–4 seats.
+
+Every move has one reason function (why it is not allowed now) and one apply function; ``check``
+raises the reason, ``legal_moves`` keeps the candidates without one, ``apply`` trusts its caller.
+Several seats may act at once (the giving windows), so every method takes the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from itertools import combinations, permutations
+from typing import Any
+
+from spielcenter.games.base import JSON, Game, IllegalMoveError, Seat, Status
+
+from . import codec, model, views
+from .bargain_bin import (
+    apply_bin_dice,
+    apply_bin_draw,
+    apply_bin_place,
+    apply_bin_return,
+    reason_bin_dice,
+    reason_bin_draw,
+    reason_bin_place,
+    reason_bin_return,
+)
+from .giving import apply_give, apply_pass, reason_give, reason_pass
+from .kits import adjustable, apply_adjust, dice_seen_by, reason_adjust, stand_ins, uses_left
+from .model import COLOURS, Cell, Deck, KitKind
+from .moves import (
+    BinDice,
+    BinDraw,
+    BinPlace,
+    BinReturn,
+    Buy,
+    Choose,
+    Dye,
+    End,
+    Give,
+    Keep,
+    Move,
+    Pass,
+    Placement,
+    Remove,
+    Reroll,
+    Roll,
+    Sew,
+    Thimble,
+    Undo,
+    fmt,
+    parse,
+)
+from .options import Context
+from .scoring import QuiltScore, rank_players, score_quilt
+from .setup import apply_choose, reason_choose, start
+from .solo import apply_remove, reason_remove, round_bonus
+from .state import GameState, Phase
+from .turn import (
+    PRICE,
+    apply_buy,
+    apply_end,
+    apply_keep,
+    apply_reroll,
+    apply_roll,
+    apply_sew,
+    apply_undo,
+    available,
+    reason_buy,
+    reason_end,
+    reason_keep,
+    reason_reroll,
+    reason_roll,
+    reason_sew,
+    reason_undo,
+)
+
+__all__ = ["Speedquilt"]
+
+Reason = Callable[[Context, GameState, Any, int], "str | None"]
+Apply = Callable[[Context, GameState, Any, int], None]
+
+_REASONS: dict[type, Reason] = {
+    Choose: lambda c, s, m, seat: reason_choose(s, m, seat),
+    Roll: lambda c, s, m, seat: reason_roll(s, seat),
+    Keep: reason_keep,
+    Reroll: lambda c, s, m, seat: reason_reroll(c, s, seat),
+    Sew: reason_sew,
+    Buy: reason_buy,
+    BinDice: reason_bin_dice,
+    BinDraw: lambda c, s, m, seat: reason_bin_draw(s, m, seat),
+    BinPlace: lambda c, s, m, seat: reason_bin_place(s, m, seat),
+    BinReturn: lambda c, s, m, seat: reason_bin_return(s, seat),
+    Give: reason_give,
+    Pass: lambda c, s, m, seat: reason_pass(s, seat),
+    Thimble: reason_adjust,
+    Dye: reason_adjust,
+    Undo: lambda c, s, m, seat: reason_undo(s, seat),
+    End: lambda c, s, m, seat: reason_end(s, seat),
+    Remove: lambda c, s, m, seat: reason_remove(s, m),
+}
+
+_APPLIES: dict[type, Apply] = {
+    Choose: apply_choose,
+    Roll: lambda c, s, m, seat: apply_roll(c, s, seat),
+    Keep: lambda c, s, m, seat: apply_keep(s, m),
+    Reroll: lambda c, s, m, seat: apply_reroll(c, s, seat),
+    Sew: apply_sew,
+    Buy: apply_buy,
+    BinDice: apply_bin_dice,
+    BinDraw: lambda c, s, m, seat: apply_bin_draw(s, m),
+    BinPlace: apply_bin_place,
+    BinReturn: lambda c, s, m, seat: apply_bin_return(s),
+    Give: apply_give,
+    Pass: lambda c, s, m, seat: apply_pass(c, s, seat),
+    Thimble: lambda c, s, m, seat: apply_adjust(s, m, seat),
+    Dye: lambda c, s, m, seat: apply_adjust(s, m, seat),
+    Undo: lambda c, s, m, seat: apply_undo(s, seat),
+    End: lambda c, s, m, seat: apply_end(c, s, seat),
+    Remove: lambda c, s, m, seat: apply_remove(s, m),
+}
+
+
+class Speedquilt(Game[GameState, Move]):
+    """Speedquilt for 1–4 seats; one seat plays the solo rules (giving turn, 12 rounds)."""
+
+    name = "speedquilt"
+
+    def __init__(self, ctx: Context, variant: str) -> None:
+        self.ctx = ctx
+        self.variant = variant
+        self.seats = ctx.seats
+
+    # -- start and moves ------------------------------------------------------------------------
+
+    def start(self, deal: int) -> GameState:
+        """The dealt position: shop on the shelves, four blocks in every seat's hand."""
+        return start(self.ctx, deal)
+
+    def to_act(self, state: GameState) -> frozenset[Seat]:
+        """Choosing: every seat still to choose. A turn: the active seat and every open window."""
+        if state.phase is Phase.CHOOSING:
+            return frozenset(i for i, seat in enumerate(state.seats) if not seat.chosen)
+        if state.phase is Phase.OVER:
+            return frozenset()
+        if state.phase is Phase.SHOP_REMOVE:
+            return frozenset({0})
+        assert state.turn is not None
+        return frozenset({state.turn.seat, *state.turn.windows})
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move; :class:`MoveSyntaxError` if the text is not one."""
+        return parse(text)
+
+    def format_move(self, move: Move) -> str:
+        """The canonical notation of ``move``."""
+        return fmt(move)
+
+    def reason(self, state: GameState, move: Move, seat: Seat) -> str | None:
+        """Why ``seat`` may not make ``move`` now, or ``None`` if she may."""
+        if not 0 <= seat < len(state.seats):
+            return f"there is no seat {seat} at this table"
+        if seat not in self.to_act(state):
+            return f"it is not seat {seat}'s turn"
+        return _REASONS[type(move)](self.ctx, state, move, seat)
+
+    def check(self, state: GameState, move: Move, seat: Seat = 0) -> None:
+        """Raise :class:`IllegalMoveError` with the reason unless the move is legal now."""
+        why = self.reason(state, move, seat)
+        if why is not None:
+            raise IllegalMoveError(f"{fmt(move)}: {why}")
+
+    def apply(self, state: GameState, move: Move, seat: Seat = 0) -> GameState:
+        """The position after ``move`` (a new state; the old one is untouched)."""
+        after = state.copy()
+        _APPLIES[type(move)](self.ctx, after, move, seat)
+        return after
+
+    def legal_moves(self, state: GameState, seat: Seat = 0) -> list[Move]:
+        """Every move ``seat`` may make now, in a stable order."""
+        if seat not in self.to_act(state):
+            return []
+        return [m for m in self._candidates(state, seat) if self.reason(state, m, seat) is None]
+
+    def _candidates(self, state: GameState, seat: Seat) -> Iterator[Move]:
+        if state.phase is Phase.CHOOSING:
+            yield from _choices(state.seats[seat].hand)
+            return
+        if state.phase is Phase.SHOP_REMOVE:
+            yield from (Remove(deck) for deck in Deck)
+            return
+        turn = state.turn
+        assert turn is not None
+        yield from (Roll(), Reroll(), End(), Undo(), Pass(), BinReturn())
+        yield from _keeps()
+        yield from _adjustments(adjustable(state, seat))
+        if seat == turn.seat and turn.rolls and state.phase is Phase.TURN:
+            yield from self._actions(state, seat)
+        yield from (Give(p) for p in self._singles(state, seat, list(turn.dice)))
+
+    def _actions(self, state: GameState, seat: Seat) -> Iterator[Move]:
+        turn = state.turn
+        assert turn is not None
+        free = available(turn)
+        quilt = state.seats[seat].quilt
+        for placed in quilt.values():
+            empty = [i for i, v in enumerate(placed.filled) if v is None]
+            for dice in permutations(free, len(empty)) if empty else ():
+                yield Sew(placed.block_id, tuple(zip(dice, empty, strict=True)))
+        seen = dice_seen_by(turn, seat)
+        scissors = uses_left(self.ctx, state, seat, KitKind.SCISSORS)
+        # Only dice that could pay (equal values, stand-ins within the scissors) are tried.
+        payable = {
+            n: [
+                d
+                for d in combinations(free, n)
+                if stand_ins([seen[c].value for c in d]) <= scissors
+            ]
+            for n in set(PRICE.values())
+        }
+        yield from _buys(state, payable, _free_cells(quilt))
+        if turn.drawn is not None:
+            yield from (BinPlace(cell) for cell in _free_cells(quilt))
+        if turn.actions == 0 and not turn.bin_used and turn.rolls >= 3:
+            yield from (BinDraw(deck) for deck in Deck)
+            # A pair is legal only if each die alone is: try pairs of legal singles only.
+            singles = [
+                p
+                for p in self._singles(state, seat, free)
+                if self.reason(state, BinDice((p,)), seat) is None
+            ]
+            yield from (BinDice((p,)) for p in singles)
+            for a, b in combinations(singles, 2):
+                if COLOURS.index(a.colour) < COLOURS.index(b.colour):
+                    yield BinDice((a, b))
+
+    def _singles(
+        self, state: GameState, seat: Seat, colours: list[model.Colour]
+    ) -> list[Placement]:
+        quilt = state.seats[seat].quilt
+        return [
+            Placement(colour, placed.block_id, i)
+            for colour in colours
+            for placed in quilt.values()
+            for i, v in enumerate(placed.filled)
+            if v is None
+        ]
+
+    # -- the end ----------------------------------------------------------------------------------
+
+    def status(self, state: GameState) -> Status:
+        """``playing`` until the end; solo with a target ``won``/``lost``, else ``finished``."""
+        if state.phase is not Phase.OVER:
+            return Status.PLAYING
+        target = self.ctx.options.target
+        if target is None:
+            return Status.FINISHED
+        return Status.WON if self.scores(state)[0] >= target else Status.LOST
+
+    def scores(self, state: GameState) -> list[int]:
+        """Each seat's points now: finished pattern blocks, plus the solo round bonus."""
+        totals = [score.total for score in self.quilt_scores(state)]
+        if self.ctx.options.solo:
+            totals[0] += round_bonus(self.ctx, state)
+        return totals
+
+    def quilt_scores(self, state: GameState) -> list[QuiltScore]:
+        """Each seat's quilt score with its breakdown (engineer A's scoring)."""
+        return [score_quilt(seat.quilt, self.ctx.catalogue) for seat in state.seats]
+
+    def places(self, state: GameState) -> list[int]:
+        """Each seat's place: most points; ties go to fewer empty patches, else shared."""
+        scores = self.quilt_scores(state)
+        totals = self.scores(state)
+        adjusted = [
+            replace(score, total=total) for score, total in zip(scores, totals, strict=True)
+        ]
+        return rank_players(adjusted)
+
+    # -- codec and views ------------------------------------------------------------------------
+
+    def encode(self, state: GameState) -> JSON:
+        """The full state as JSON-ready data."""
+        return codec.encode(state)
+
+    def decode(self, data: JSON) -> GameState:
+        """The state from :meth:`encode`'s output."""
+        return codec.decode(self.ctx, data)
+
+    def view_for(self, state: GameState, seat: Seat | None) -> JSON:
+        """What ``seat`` may see: no deck order, no future dice, nobody else's secrets."""
+        return views.view_for(self, state, seat)
+
+
+def _choices(hand: list[str]) -> Iterator[Move]:
+    for returned in hand:
+        rest = [b for b in hand if b != returned]
+        for row in permutations(rest):
+            yield Choose((row[0], row[1], row[2]), returned)
+
+
+def _keeps() -> Iterator[Move]:
+    for size in range(len(COLOURS) + 1):
+        yield from (Keep(colours) for colours in combinations(COLOURS, size))
+
+
+def _adjustments(colours: list[model.Colour]) -> Iterator[Move]:
+    for colour in colours:
+        yield Thimble(colour, -1)
+        yield Thimble(colour, +1)
+        yield from (Dye(colour, to) for to in COLOURS if to != colour)
+
+
+def _free_cells(quilt: model.Quilt) -> list[Cell]:
+    """Every cell where a new block may go, in reading order."""
+    if not quilt:
+        return [(0, 0)]
+    candidates = {t for cell in quilt for t in model.touching(cell)}
+    fits = [c for c in candidates if model.can_place(quilt.keys(), c)]
+    return sorted(fits, key=lambda c: (c[1], c[0]))
+
+
+def _buys(
+    state: GameState, payable: dict[int, list[tuple[model.Colour, ...]]], cells: list[Cell]
+) -> Iterator[Move]:
+    for deck, shelf in state.shelves.items():
+        for block_id in shelf:
+            if block_id is None:
+                continue
+            for dice in payable[PRICE[deck]]:
+                yield from (Buy(block_id, cell, dice) for cell in cells)

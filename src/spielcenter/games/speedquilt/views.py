@@ -1,0 +1,102 @@
+"""What one seat may see of a Speedquilt game.
+
+Left out for everyone: the deal number and the day key (from which unrolled dice could be
+computed), the order of both decks (only their sizes are shown), and the undo snapshots. Left out
+for everyone but the owner: the dealt four and the start choice before all have chosen, a blind
+drawn block, and thimble and dye-bath adjustments (others see those dice as rolled).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spielcenter.games.base import JSON, Seat
+
+from .kits import dice_seen_by
+from .model import Cell, Die, PlacedBlock
+from .state import GameState, Phase, TurnState
+
+if TYPE_CHECKING:
+    from .rules import Speedquilt
+
+__all__ = ["view_for"]
+
+
+def _quilt(quilt: dict[Cell, PlacedBlock]) -> list[JSON]:
+    return [
+        {"x": x, "y": y, "block": p.block_id, "filled": list(p.filled), "finished": p.finished}
+        for (x, y), p in sorted(quilt.items(), key=lambda item: (item[0][1], item[0][0]))
+    ]
+
+
+def _seat(state: GameState, index: int, viewer: Seat | None) -> JSON:
+    me = state.seats[index]
+    out: JSON = {"seat": index, "quilt": _quilt(me.quilt), "gifts": me.gifts}
+    if state.phase is Phase.CHOOSING:
+        out["chosen"] = me.chosen
+        if index == viewer:
+            out["hand"] = list(me.hand)
+            out["row"] = list(me.row) if me.row is not None else None
+            out["returned"] = me.returned
+    return out
+
+
+def _turn(turn: TurnState, viewer: Seat | None) -> JSON:
+    seen = dice_seen_by(turn, viewer)
+    out: JSON = {
+        "seat": turn.seat,
+        "kind": str(turn.kind),
+        "rolls": turn.rolls,
+        "dice": [
+            {
+                "die": str(c),
+                "value": d.value,
+                "colour": str(d.colour),
+                "adjusted": d != Die(c, turn.dice[c]),
+            }
+            for c, d in seen.items()
+        ],
+        "basket": [str(c) for c in turn.basket],
+        "used": [str(c) for c in turn.used],
+        "acted": turn.rolling_over,
+        "bin_used": turn.bin_used,
+        "windows": {
+            str(s): {"offered": [str(c) for c in w.offered], "taken": [str(c) for c in w.taken]}
+            for s, w in turn.windows.items()
+        },
+        "can_undo": bool(turn.undo) and viewer == turn.seat,
+        "allowance": turn.allowance,
+    }
+    if turn.drawn is not None:
+        deck, block_id = turn.drawn
+        out["drawn"] = {"deck": str(deck), "block": block_id if viewer == turn.seat else None}
+    return out
+
+
+def view_for(game: Speedquilt, state: GameState, seat: Seat | None) -> JSON:
+    """The JSON ``seat`` (``None``: a spectator) may see."""
+    options = game.ctx.options
+    view: JSON = {
+        "game": game.name,
+        "variant": game.variant,
+        "status": str(game.status(state)),
+        "phase": str(state.phase),
+        "you": seat,
+        "round": state.round,
+        "max_rounds": options.max_rounds,
+        "start_player": state.start_player,
+        "end_round": state.end_round,
+        "to_act": sorted(game.to_act(state)),
+        "decks": {str(d): len(pile) for d, pile in state.decks.items()},
+        "shop": {str(d): list(shelf) for d, shelf in state.shelves.items()},
+        "removed": list(state.removed),
+        "seats": [_seat(state, i, seat) for i in range(len(state.seats))],
+        "turn": _turn(state.turn, seat) if state.turn is not None else None,
+    }
+    if options.target is not None:
+        view["target"] = options.target
+    if state.phase is Phase.OVER:
+        view["scores"] = game.scores(state)
+        view["places"] = game.places(state)
+        view["breakdown"] = [score.to_json() for score in game.quilt_scores(state)]
+    return view

@@ -1,0 +1,1 @@
+"""The web server: HTTP routes and the WebSocket protocol over the services (docs/protocol.md)."""

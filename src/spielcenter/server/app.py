@@ -1,0 +1,96 @@
+"""The app factory: settings → engine and migrations → services → routes.
+
+``create_app`` builds everything for one server process; the database is migrated when the app
+starts (the lifespan), so ``spielcenter serve`` on an empty data folder just works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from spielcenter.games.base import get_game
+from spielcenter.services.accounts import AccountService
+from spielcenter.services.common import Clock, utcnow
+from spielcenter.services.games import GameResolver, GameService
+from spielcenter.services.progress import ProgressServices, progress_resolver
+from spielcenter.services.sessions import SessionService
+from spielcenter.services.stats import StatsService
+from spielcenter.services.tables import TableService
+from spielcenter.settings import Settings
+from spielcenter.store.db import make_engine, make_sessionmaker, migrate
+
+from .deps import Platform
+from .errors import install_error_handlers
+from .logging import AccessLog, configure_logging, log
+from .ratelimits import RateLimits
+from .routes import account, games, pages, progress, stats, tables
+from .routes.pages import STATIC
+from .tables import TableRegistry, speedquilt_engine
+from .websocket import Hub
+from .websocket import router as websocket_router
+
+
+def create_app(
+    settings: Settings | None = None,
+    resolve: GameResolver = get_game,
+    clock: Clock = utcnow,
+    password_hasher: PasswordHasher | None = None,
+    table_delays: Mapping[str, float] | None = None,
+) -> FastAPI:
+    """A Spielcenter server.
+
+    ``resolve`` finds game engines, ``clock`` tells the time, ``password_hasher`` hashes
+    passwords (argon2 with its recommended cost by default), ``table_delays`` are the pauses
+    before computer moves by tempo (docs/tables.md); tests pass their own.
+    """
+    settings = settings or Settings()
+    settings.check()
+    configure_logging(settings.is_development)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        await migrate(engine)
+        sessionmaker = make_sessionmaker(engine)
+        sessions = SessionService(sessionmaker, settings.secret_key, clock)
+        hub = Hub()
+        platform = Platform(
+            settings=settings,
+            sessions=sessions,
+            accounts=AccountService(sessionmaker, sessions, clock, password_hasher),
+            games=GameService(
+                sessionmaker, progress_resolver(resolve, settings.daily_secret), clock
+            ),
+            stats=StatsService(sessionmaker),
+            limits=RateLimits(settings.LOGIN_LIMIT, settings.SOCKET_MESSAGE_LIMIT),
+            hub=hub,
+        )
+        platform.games.publish = hub.publish
+        app.state.platform = platform
+        app.state.progress = ProgressServices.build(sessionmaker, platform.games, settings, clock)
+        table_service = TableService(sessionmaker, speedquilt_engine, clock)
+        app.state.tables = TableRegistry(table_service, hub, clock, table_delays)
+        await app.state.tables.start()
+        log.info("started", env=settings.ENV, database=engine.url.render_as_string())
+        try:
+            yield
+        finally:
+            await app.state.tables.close()
+            await hub.close_all()
+            await platform.games.close()
+            await engine.dispose()
+            log.info("stopped")
+
+    app = FastAPI(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)
+    install_error_handlers(app)
+    for module in (pages, account, games, stats, tables, progress):
+        app.include_router(module.router)
+    app.include_router(websocket_router)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    app.add_middleware(AccessLog)
+    return app

@@ -1,0 +1,38 @@
+"""The account's games: create (new deal, deal number, restart), list, show one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from ..deps import CheckedLoginDep, LoginDep, PlatformDep
+from ..schemas import GameCreate
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.post("", status_code=201)
+async def create_game(
+    body: GameCreate, platform: PlatformDep, login: CheckedLoginDep
+) -> dict[str, Any]:
+    """A new game; play it over the WebSocket."""
+    return await platform.games.create(
+        login.account_id, body.game, body.variant, body.deal, restart_of=body.restart
+    )
+
+
+@router.get("")
+async def list_games(
+    platform: PlatformDep, login: LoginDep, state: str | None = None
+) -> dict[str, Any]:
+    """The account's games, newest first (``state=open`` for the unfinished ones)."""
+    return {"games": await platform.games.of_account(login.account_id, state)}
+
+
+@router.get("/{game_id}")
+async def show_game(game_id: str, platform: PlatformDep, login: LoginDep) -> dict[str, Any]:
+    """One game of the account, with its current view; another account's game is not found."""
+    summary = await platform.games.summary(login.account_id, game_id)
+    live = await platform.games.open(login.account_id, game_id)
+    return {**summary, "view": platform.games.view(live)}

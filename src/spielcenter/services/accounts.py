@@ -1,0 +1,147 @@
+"""Accounts: guests at once, claimed with a name and a password, logins and settings.
+
+Names are text and only text: NFC-normalised, 3–24 characters of letters, digits, ``_``, ``-``
+and inner spaces; they are compared case-folded so "Anna" and "anna" are one name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import unicodedata
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from spielcenter.store.models import Account
+from spielcenter.store.repositories import AccountRepository, SessionRepository
+
+from .common import Clock, ServiceError, new_id
+from .sessions import Login, SessionService
+
+NAME_MIN, NAME_MAX = 3, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "lang": "de",
+    "auto_move": True,
+    "theme": "system",
+    "sounds": True,
+}
+
+
+def normalise_name(raw: str) -> str:
+    """The account name ``raw`` in NFC, or :class:`ServiceError` ``bad_name`` saying why not."""
+    name = unicodedata.normalize("NFC", raw)
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise ServiceError("bad_name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    if name != name.strip(" "):
+        raise ServiceError("bad_name", "a name may not begin or end with a space")
+    for char in name:
+        if not (char.isalpha() or unicodedata.category(char) == "Nd" or char in "_- "):
+            raise ServiceError(
+                "bad_name", f"a name may hold letters, digits, _, - and spaces, not {char!r}"
+            )
+    return name
+
+
+def name_key(name: str) -> str:
+    """The form under which names are unique: case-folded NFC."""
+    return unicodedata.normalize("NFC", name.casefold())
+
+
+def check_password(password: str) -> None:
+    """Refuse passwords that are too short or absurdly long."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ServiceError(
+            "bad_password", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"
+        )
+
+
+class AccountService:
+    """Guests, claiming, logging in and out, and per-account settings."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        sessions: SessionService,
+        clock: Clock,
+        hasher: PasswordHasher | None = None,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.sessions = sessions
+        self.clock = clock
+        self.hasher = hasher or PasswordHasher()
+
+    @functools.cached_property
+    def _dummy_hash(self) -> str:
+        # Verifying against this hash when a name is unknown keeps both answers equally slow.
+        return self.hasher.hash("not-a-real-password")
+
+    async def new_guest(self, lang: str = "de") -> tuple[str, Login]:
+        """A new guest account with its first session: the cookie token and the login."""
+        async with self.sessionmaker.begin() as db:
+            account = Account(
+                id=new_id(),
+                settings={**DEFAULT_SETTINGS, "lang": lang},
+                created_at=self.clock(),
+            )
+            AccountRepository(db).add(account)
+            await db.flush()
+            return await self.sessions.create(db, account.id)
+
+    async def claim(self, login: Login, raw_name: str, password: str) -> Account:
+        """Turn the guest behind ``login`` into a named account."""
+        name = normalise_name(raw_name)
+        check_password(password)
+        password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        try:
+            async with self.sessionmaker.begin() as db:
+                accounts = AccountRepository(db)
+                account = await accounts.get(login.account_id)
+                if account is None:
+                    raise ServiceError("not_found", "this account no longer exists")
+                if account.name is not None:
+                    raise ServiceError("already_claimed", "this account already has a name")
+                if await accounts.by_name_key(name_key(name)) is not None:
+                    raise ServiceError("name_taken", f"the name {name!r} is taken")
+                account.name, account.name_key = name, name_key(name)
+                account.password_hash = password_hash
+                return account
+        except IntegrityError as exc:  # a claim of the same name at the same moment
+            raise ServiceError("name_taken", f"the name {name!r} is taken") from exc
+
+    async def login(
+        self, raw_name: str, password: str, replacing: Login | None
+    ) -> tuple[str, Login]:
+        """A new session for the named account; the session it replaces on this device ends."""
+        key = name_key(unicodedata.normalize("NFC", raw_name))
+        async with self.sessionmaker() as db:
+            account = await AccountRepository(db).by_name_key(key)
+        stored = account.password_hash if account and account.password_hash else None
+        if not await asyncio.to_thread(self._verify, stored or self._dummy_hash, password):
+            raise ServiceError("bad_login", "wrong name or password")
+        if account is None or stored is None:
+            raise ServiceError("bad_login", "wrong name or password")
+        async with self.sessionmaker.begin() as db:
+            if replacing is not None:
+                await SessionRepository(db).remove(replacing.session_id)
+            return await self.sessions.create(db, account.id)
+
+    def _verify(self, password_hash: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    async def update_settings(self, login: Login, changes: dict[str, Any]) -> dict[str, Any]:
+        """Merge already validated ``changes`` into the account's settings; the new settings."""
+        async with self.sessionmaker.begin() as db:
+            account = await AccountRepository(db).get(login.account_id)
+            if account is None:
+                raise ServiceError("not_found", "this account no longer exists")
+            # A new dict, so SQLAlchemy sees the JSON column change.
+            account.settings = {**DEFAULT_SETTINGS, **(account.settings or {}), **changes}
+            return dict(account.settings)

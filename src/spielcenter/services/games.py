@@ -1,0 +1,500 @@
+"""Games on the server: each one an event log, its position the replay of that log.
+
+The log holds the deal (game, variant, deal number) and the accepted entries ``move``, ``undo``
+and ``redo``, numbered by ``seq`` 1, 2, 3 … Live positions are cached in memory per game; after a
+restart the first access replays the log. Every accepted entry is committed before the caller
+gets its event, so what a player saw was saved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import secrets
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from spielcenter.games.base import (
+    JSON,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Record,
+    Status,
+)
+from spielcenter.games.shuffle import DealNumberError, check_deal
+from spielcenter.store.models import GameEntry, GameRecord
+from spielcenter.store.repositories import GameRepository
+
+from .common import Clock, ServiceError, as_utc, new_id
+from .logwriter import LogWriter
+from .results import FinishedGame, record_finished
+
+GameResolver = Callable[[str, str | None], Game[Any, Any]]
+"""Finds the engine for a game name and variant (``None``: the default variant)."""
+
+Publisher = Callable[[JSON, object], Awaitable[None]]
+"""Sends a committed event to whoever watches the game; ``origin`` says who asked for it."""
+Deliver = Callable[[list[JSON]], Awaitable[None]]
+"""Sends the catch-up messages of a reconnect to one client."""
+
+RANDOM_DEALS = 999_999_999
+"""Random deals are drawn from 1 … this: short enough to read out and retype."""
+MAX_CLIENT_DEAL = 2**53 - 1
+"""Deal numbers the browser can hold exactly (JavaScript numbers are doubles)."""
+RECENT_EVENTS = 32
+"""Events kept per live game for reconnects; a larger gap gets the full state."""
+LIVE_GAMES = 2000
+"""Live positions kept in memory; the least recently used are dropped (and replayed later)."""
+SECRET_DEALS = frozenset({"speedquilt"})
+"""Games whose deal number keys hidden things (Speedquilt: the dice stream, the deck orders)."""
+AbandonHook = Callable[[AsyncSession, datetime], Awaitable[None]]
+"""Runs in the transaction that gives a game up (the campaign counts the stage as missed)."""
+
+
+def public_deal(game: str, deal: int) -> int | None:
+    """The deal number as players may see it: ``None`` where it would reveal hidden things."""
+    return None if game in SECRET_DEALS else deal
+
+
+@dataclass
+class LiveGame:
+    """A game's log replayed into a position, with what the protocol needs around it."""
+
+    id: str
+    account_id: str
+    name: str
+    variant: str
+    deal: int
+    engine: Game[Any, Any]
+    record: Record[Any, Any]
+    seq: int = 0
+    moves: int = 0
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    recent: deque[JSON] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    abandoned: bool = False
+    """Given up before its end (a campaign stage left early): lost, and takes no more entries."""
+
+    @property
+    def status(self) -> Status:
+        """Where the game stands, as the engine says (a game given up is lost)."""
+        return Status.LOST if self.abandoned else self.engine.status(self.record.state)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move (or none), the catalogue key of its explanation, and what the solver
+    knows: ``verdict`` (``winnable`` / ``lost`` / ``unknown``) and, for a lost game, how many
+    moves to keep when undoing (``undo_to``)."""
+
+    move: str | None
+    text_key: str
+    verdict: str | None = None
+    undo_to: int | None = None
+
+
+class GameService:
+    """Creating, listing, replaying and playing games."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        resolve: GameResolver,
+        clock: Clock,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.resolve = resolve
+        self.clock = clock
+        self.writer = LogWriter(sessionmaker)
+        self.publish: Publisher = _nobody_listens
+        """Called with each committed event while the game is still locked, so that every
+        watcher gets the events of a game in ``seq`` order."""
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
+
+    async def close(self) -> None:
+        """Stop the log writer (the server is shutting down)."""
+        await self.writer.close()
+
+    # -- records --------------------------------------------------------------------------
+
+    async def create(
+        self,
+        account_id: str,
+        game: str | None = None,
+        variant: str | None = None,
+        deal: int | None = None,
+        restart_of: str | None = None,
+    ) -> JSON:
+        """A new game record; ``restart_of`` deals the same game, variant and deal again."""
+        if restart_of is not None:
+            old = await self.summary(account_id, restart_of)
+            game, variant, deal = old["game"], old["variant"], old["deal"]
+        if game is None:
+            raise ServiceError("bad_request", "say which game to deal, e.g. 'cruel'")
+        engine = self._engine(game, variant)
+        deal = self._deal(deal)
+        now = self.clock()
+        row = GameRecord(
+            id=new_id(),
+            account_id=account_id,
+            game=engine.name,
+            variant=engine.variant,
+            deal=deal,
+            status=Status.PLAYING.value,
+            last_seq=0,
+            moves=0,
+            restart_of=restart_of,
+            created_at=now,
+        )
+        async with self.sessionmaker.begin() as db:
+            GameRepository(db).add(row)
+        return self._summary(row)
+
+    def _engine(self, game: str, variant: str | None) -> Game[Any, Any]:
+        try:
+            return self.resolve(game, variant)
+        except (GameError, LookupError, ValueError) as exc:
+            raise ServiceError("bad_request", str(exc)) from exc
+
+    @staticmethod
+    def _deal(deal: int | None) -> int:
+        if deal is None:
+            return secrets.randbelow(RANDOM_DEALS) + 1
+        try:
+            check_deal(deal)
+        except DealNumberError as exc:
+            raise ServiceError("bad_request", str(exc)) from exc
+        if deal > MAX_CLIENT_DEAL:
+            raise ServiceError("bad_request", f"deal numbers go up to {MAX_CLIENT_DEAL} here")
+        return deal
+
+    async def of_account(self, account_id: str, state: str | None = None) -> list[JSON]:
+        """The account's games, newest first: ``open`` (playing), ``finished`` or all."""
+        filters = {"open": Status.PLAYING.value, "won": "won", "lost": "lost", None: None}
+        if state not in filters and state != "finished":
+            raise ServiceError("bad_request", "state is one of open, finished, won, lost")
+        async with self.sessionmaker() as db:
+            rows = await GameRepository(db).of_account(account_id, filters.get(state))
+        if state == "finished":
+            rows = [row for row in rows if row.status != Status.PLAYING.value]
+        return [self._summary(row) for row in rows]
+
+    async def summary(self, account_id: str, game_id: str) -> JSON:
+        """One game of the account; another account's game is simply not found."""
+        async with self.sessionmaker() as db:
+            row = await GameRepository(db).get(game_id)
+        if row is None or row.account_id != account_id:
+            raise ServiceError("not_found", f"no game {game_id!r} for this account")
+        return self._summary(row)
+
+    def _summary(self, row: GameRecord) -> JSON:
+        return {
+            "id": row.id,
+            "game": row.game,
+            "variant": row.variant,
+            "deal": public_deal(row.game, row.deal),
+            "status": row.status,
+            "seq": row.last_seq,
+            "moves": row.moves,
+            "restart_of": row.restart_of,
+            "created_at": as_utc(row.created_at).isoformat(),
+            "started_at": as_utc(row.started_at).isoformat() if row.started_at else None,
+            "finished_at": as_utc(row.finished_at).isoformat() if row.finished_at else None,
+        }
+
+    # -- the live position -------------------------------------------------------------------
+
+    async def open(self, account_id: str, game_id: str) -> LiveGame:
+        """The live game (replaying its log if it is not in memory); only for its owner."""
+        live = self._live.get(game_id)
+        if live is None:
+            live = await self._load(game_id)
+        if live is None or live.account_id != account_id:
+            raise ServiceError("not_found", f"no game {game_id!r} for this account")
+        self._live.move_to_end(game_id)
+        return live
+
+    async def _load(self, game_id: str) -> LiveGame | None:
+        async with self.sessionmaker() as db:
+            repo = GameRepository(db)
+            row = await repo.get(game_id)
+            if row is None:
+                return None
+            entries = await repo.entries(game_id)
+        engine = self._engine(row.game, row.variant)
+        record: Record[Any, Any] = Record(engine, row.deal)
+        for entry in entries:
+            _replay(record, entry.kind, entry.move)
+        live = LiveGame(
+            id=row.id,
+            account_id=row.account_id,
+            name=row.game,
+            variant=row.variant,
+            deal=row.deal,
+            engine=engine,
+            record=record,
+            seq=row.last_seq,
+            moves=row.moves,
+            started_at=as_utc(row.started_at) if row.started_at else None,
+            finished_at=as_utc(row.finished_at) if row.finished_at else None,
+        )
+        # Stored as lost while its log still plays on: it was given up.
+        live.abandoned = row.status == Status.LOST.value and live.status is Status.PLAYING
+        # Two sockets may load the same game at once; the first one cached wins.
+        live = self._live.setdefault(game_id, live)
+        while len(self._live) > LIVE_GAMES:
+            self._live.popitem(last=False)
+        return live
+
+    def view(self, live: LiveGame) -> JSON:
+        """What the player sees: the engine's view plus the server's fields (docs/protocol.md)."""
+        state = live.record.state
+        engine = live.engine
+        playing = live.status is Status.PLAYING
+        view = dict(engine.view_for(state, 0))
+        view.update(
+            game=live.name,
+            variant=live.variant,
+            deal=public_deal(live.name, live.deal),
+            status=live.status.value,
+            legal=[engine.format_move(m) for m in engine.legal_moves(state, 0)] if playing else [],
+            moves_made=len(live.record.moves),
+            can_undo=playing and bool(live.record.moves),
+            can_redo=playing and bool(live.record.undone),
+            elapsed_ms=self._elapsed_ms(live),
+        )
+        return view
+
+    def _elapsed_ms(self, live: LiveGame) -> int:
+        if live.started_at is None:
+            return 0
+        end = live.finished_at or self.clock()
+        return max(0, int((end - live.started_at).total_seconds() * 1000))
+
+    def state_message(self, live: LiveGame) -> JSON:
+        """The full ``state`` message of a game."""
+        return {"type": "state", "game_id": live.id, "seq": live.seq, "view": self.view(live)}
+
+    async def catch_up(
+        self, account_id: str, game_id: str, last_seq: int | None, deliver: Deliver
+    ) -> None:
+        """Deliver what a client of ``last_seq`` missed: the events, or the full state.
+
+        Runs under the game's lock, so no new event can slip in between.
+        """
+        live = await self.open(account_id, game_id)
+        async with live.lock:
+            missed = None if last_seq is None else self.missed(live, last_seq)
+            await deliver([self.state_message(live)] if missed is None else missed)
+
+    def missed(self, live: LiveGame, last_seq: int) -> list[JSON] | None:
+        """The events after ``last_seq``, or ``None`` when the gap is too large to replay."""
+        if last_seq == live.seq:
+            return []
+        if last_seq > live.seq or last_seq < 0:
+            return None
+        events = [event for event in live.recent if event["seq"] > last_seq]
+        if len(events) != live.seq - last_seq:
+            return None
+        return events
+
+    # -- entries of the log -------------------------------------------------------------------
+
+    async def move(
+        self,
+        account_id: str,
+        game_id: str,
+        text: str,
+        client_seq: int | None = None,
+        origin: object = None,
+    ) -> JSON:
+        """Play a move; the committed ``event`` message."""
+        live = await self.open(account_id, game_id)
+        async with live.lock:
+            self._check_playable(live, client_seq)
+            try:
+                live.record.play(text)
+            except MoveSyntaxError as exc:
+                raise ServiceError("bad_move", str(exc)) from exc
+            except IllegalMoveError as exc:
+                raise ServiceError("illegal_move", str(exc)) from exc
+            return await self._commit(live, "move", live.record.moves[-1], origin)
+
+    async def undo(
+        self, account_id: str, game_id: str, client_seq: int | None = None, origin: object = None
+    ) -> JSON:
+        """Take back the last move; the committed ``event`` message."""
+        live = await self.open(account_id, game_id)
+        async with live.lock:
+            self._check_playable(live, client_seq)
+            if not live.record.undo():
+                raise ServiceError("nothing_to_undo", "there is no move to take back")
+            return await self._commit(live, "undo", live.record.undone[-1], origin)
+
+    async def redo(
+        self, account_id: str, game_id: str, client_seq: int | None = None, origin: object = None
+    ) -> JSON:
+        """Play again the move last taken back; the committed ``event`` message."""
+        live = await self.open(account_id, game_id)
+        async with live.lock:
+            self._check_playable(live, client_seq)
+            if not live.record.redo():
+                raise ServiceError("nothing_to_redo", "there is no move to play again")
+            return await self._commit(live, "redo", live.record.moves[-1], origin)
+
+    def _check_playable(self, live: LiveGame, client_seq: int | None) -> None:
+        if live.status is not Status.PLAYING:
+            raise ServiceError("game_over", f"this game is over ({live.status.value})")
+        if client_seq is not None and client_seq != live.seq:
+            raise ServiceError(
+                "stale", f"the game is at seq {live.seq}, not {client_seq}: open it again"
+            )
+
+    async def _commit(self, live: LiveGame, kind: str, move: str, origin: object) -> JSON:
+        """Write the entry and the game's summary in one transaction, then publish the event."""
+        now = self.clock()
+        seq = live.seq + 1
+        status = live.status
+        started_at = live.started_at or now
+        finished_at = now if status is not Status.PLAYING else None
+        moves = live.moves + (kind == "move")
+        entry = GameEntry(game_id=live.id, seq=seq, kind=kind, move=move, created_at=now)
+        summary = {
+            "last_seq": seq,
+            "moves": moves,
+            "status": status.value,
+            "started_at": started_at,
+            "finished_at": finished_at,
+        }
+        achievements: list[JSON] = []
+        try:
+            if status is Status.PLAYING:
+                await self.writer.write(entry, summary)
+            else:
+                achievements = await self._write_end(live, entry, summary, status, now)
+        except Exception:
+            # The record already changed in memory; drop it so the next access replays the log.
+            self._live.pop(live.id, None)
+            raise
+        live.seq, live.moves = seq, moves
+        live.started_at, live.finished_at = started_at, finished_at
+        event = {
+            "type": "event",
+            "game_id": live.id,
+            "seq": seq,
+            "event": {"kind": kind, "move": move},
+            "view": self.view(live),
+        }
+        if achievements:
+            event["achievements"] = achievements
+        live.recent.append(event)
+        await self.publish(event, origin)
+        return event
+
+    async def _write_end(
+        self, live: LiveGame, entry: GameEntry, summary: JSON, status: Status, now: datetime
+    ) -> list[JSON]:
+        """The last entry and the results it brings (campaign, daily, achievements): one
+        transaction, so a result is never counted without its game or twice."""
+        finished = FinishedGame.of_solo_game(
+            live.id,
+            live.account_id,
+            live.name,
+            live.variant,
+            live.engine,
+            live.record.state,
+            live.record.moves,
+            status,
+            now,
+        )
+        async with self.sessionmaker.begin() as db:
+            await GameRepository(db).append([(entry, summary)])
+            new = await record_finished(db, finished)
+        return new.get(live.account_id, [])
+
+    async def abandon(self, account_id: str, game_id: str, hook: AbandonHook) -> None:
+        """Give up a game before its end: it is lost and takes no more entries; ``hook`` runs
+        in the same transaction."""
+        live = await self.open(account_id, game_id)
+        async with live.lock:
+            self._check_playable(live, None)
+            now = self.clock()
+            async with self.sessionmaker.begin() as db:
+                row = await GameRepository(db).get(game_id)
+                assert row is not None
+                row.status, row.finished_at = Status.LOST.value, now
+                await hook(db, now)
+            live.abandoned, live.finished_at = True, now
+
+    # -- hints --------------------------------------------------------------------------------
+
+    async def hint(self, account_id: str, game_id: str) -> Hint:
+        """A good next move from the player's point of view."""
+        live = await self.open(account_id, game_id)
+        if live.status is not Status.PLAYING:
+            return Hint(None, "hint.game_over")
+        solver = _hint_function()
+        if solver is None:
+            return _foundation_hint(live)
+        history = list(live.record.moves)
+        try:
+            # Solvers may search for a while: keep the event loop free meanwhile.
+            found = await asyncio.to_thread(solver, live.engine, live.record.state, history)
+        except ValueError:  # a game the solvers do not cover
+            return _foundation_hint(live)
+        return Hint(
+            found.move,
+            found.text_key,
+            getattr(found, "verdict", None),
+            getattr(found, "undo_to", None),
+        )
+
+
+async def _nobody_listens(_event: JSON, _origin: object) -> None:
+    """The publisher until a server connects one."""
+
+
+def _replay(record: Record[Any, Any], kind: str, move: str | None) -> None:
+    """Apply one stored entry to a record (the log was validated when it was written)."""
+    if kind == "move" and move is not None:
+        record.play(move)
+    elif kind == "undo":
+        record.undo()
+    elif kind == "redo":
+        record.redo()
+    else:
+        raise ValueError(f"unknown log entry {kind!r}")
+
+
+def _hint_function() -> Callable[[Game[Any, Any], Any, list[str]], Any] | None:
+    """``spielcenter.solvers.hints.hint`` once that module exists."""
+    try:
+        module = importlib.import_module("spielcenter.solvers.hints")
+    except ModuleNotFoundError as exc:
+        if exc.name in ("spielcenter.solvers", "spielcenter.solvers.hints"):
+            return None
+        raise
+    function: Callable[[Game[Any, Any], Any, list[str]], Any] = module.hint
+    return function
+
+
+def _foundation_hint(live: LiveGame) -> Hint:
+    """Until the solvers exist: the first legal move to a foundation.
+
+    In the notations of docs/notation.md a foundation move ends in ``f`` (Cruel) or in ``u`` /
+    ``d`` after a source (Crazy Quilt's up and down foundations).
+    """
+    engine = live.engine
+    for move in engine.legal_moves(live.record.state, 0):
+        text = engine.format_move(move)
+        if len(text) >= 2 and text[-1] in "fud":
+            return Hint(text, "hint.to_foundation")
+    return Hint(None, "hint.none")

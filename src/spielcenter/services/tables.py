@@ -1,0 +1,343 @@
+"""Speedquilt tables in the store: who sits where, the log of every seat's decision, the end.
+
+A table is an event log like a patience game (docs/tables.md): the ``tables`` row holds what
+was dealt (variant, options, deal) and a summary; ``table_entries`` holds every accepted decision
+as ``(seq, seat, move text)``. The position is the replay of the log through the engine. The
+live table (its actor) is the server's (``server/tables.py``); this module only reads and writes.
+
+:func:`record_finished_table` is called exactly once per finished table, inside the transaction
+that commits its last entry, with a :class:`FinishedTable` — the place where campaign,
+leaderboards and achievements hook in.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from spielcenter.bots import LEVELS
+from spielcenter.games.base import JSON, Game, GameError
+from spielcenter.games.shuffle import DealNumberError, check_deal
+from spielcenter.store.models import Account, TableEntry, TableRecord, TableSeat
+
+from .common import Clock, ServiceError, as_utc, new_id
+from .results import FinishedGame, record_finished
+
+__all__ = [
+    "GAME",
+    "TEMPI",
+    "FinishedTable",
+    "StoredTable",
+    "TableService",
+    "finished_table",
+    "record_finished_table",
+]
+
+GAME = "speedquilt"
+TEMPI = ("slow", "normal", "fast")
+"""How fast computer players act (the delays are the server's: docs/tables.md)."""
+OPEN, FINISHED = "open", "finished"
+RANDOM_DEALS = 999_999_999
+MAX_CLIENT_DEAL = 2**53 - 1
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+SOLO_OPTIONS = frozenset({"target", "rounds", "top_shelf", "bottom_shelf"})
+"""Options a client may set for a solo table (a campaign stage); the daily quilt is the
+server's own (its secret never comes from a client)."""
+
+EngineFor = Callable[[str, dict[str, Any]], Game[Any, Any]]
+"""Builds the engine of a table from its variant and stored options."""
+
+
+@dataclass(frozen=True)
+class FinishedTable:
+    """The end of one table, handed to :func:`record_finished_table` once.
+
+    Lists are per seat (index = seat). ``accounts[i]`` is ``None`` for a computer seat, whose
+    level is ``levels[i]``. ``leaderboard_points`` are 5 per game point plus 50 / 25 / 10 for
+    places 1 / 2 / 3; ``breakdown`` is the engine's score breakdown per seat.
+    """
+
+    table_id: str
+    game: str
+    variant: str
+    options: dict[str, Any]
+    deal: int
+    accounts: list[str | None]
+    levels: list[str | None]
+    scores: list[int]
+    places: list[int]
+    leaderboard_points: list[int]
+    empty_patches: list[int]
+    breakdown: list[JSON]
+    finished_at: datetime
+
+    def result(self) -> JSON:
+        """The end data as the protocol sends it (``result`` of docs/protocol.md)."""
+        return {
+            "scores": list(self.scores),
+            "places": list(self.places),
+            "leaderboard_points": list(self.leaderboard_points),
+            "empty_patches": list(self.empty_patches),
+            "breakdown": list(self.breakdown),
+        }
+
+
+async def record_finished_table(db: AsyncSession, finished: FinishedTable) -> None:
+    """A table ended: close it and keep its end data (called once, in the final transaction).
+
+    Whatever else a finished table brings (leaderboards, campaign, achievements, taler) joins
+    here, in the same transaction, so it happens exactly when the last entry is committed.
+    """
+    await db.execute(
+        update(TableRecord)
+        .where(TableRecord.id == finished.table_id)
+        .values(status=FINISHED, result=finished.result(), finished_at=finished.finished_at)
+    )
+
+
+@dataclass
+class StoredTable:
+    """A table as the store holds it: the row, its seats (in order), names, and its log."""
+
+    record: TableRecord
+    seats: list[TableSeat]
+    names: dict[str, str | None]
+    entries: list[TableEntry]
+
+    def seat_of(self, account_id: str) -> int | None:
+        """The seat of ``account_id`` at this table, or ``None`` (a spectator)."""
+        for seat in self.seats:
+            if seat.account_id == account_id:
+                return seat.seat
+        return None
+
+    def summary(self) -> JSON:
+        """The table summary of docs/protocol.md."""
+        row = self.record
+        return {
+            "id": row.id,
+            "game": row.game,
+            "variant": row.variant,
+            "options": dict(row.options),
+            "tempo": row.tempo,
+            "status": row.status,
+            "seq": row.last_seq,
+            "seats": [self._seat(seat) for seat in self.seats],
+            "created_at": as_utc(row.created_at).isoformat(),
+            "finished_at": as_utc(row.finished_at).isoformat() if row.finished_at else None,
+            "result": row.result,
+        }
+
+    def _seat(self, seat: TableSeat) -> JSON:
+        if seat.account_id is None:
+            return {"seat": seat.seat, "kind": "computer", "level": seat.level}
+        return {
+            "seat": seat.seat,
+            "kind": "human",
+            "account_id": seat.account_id,
+            "name": self.names.get(seat.account_id),
+        }
+
+
+class TableService:
+    """Creating tables and writing and reading their logs."""
+
+    def __init__(
+        self, sessionmaker: async_sessionmaker[AsyncSession], engine_for: EngineFor, clock: Clock
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.engine_for = engine_for
+        self.clock = clock
+
+    async def create(
+        self,
+        account_id: str,
+        *,
+        variant: str = "table",
+        players: int | None = None,
+        bots: Sequence[str] = (),
+        tempo: str = "normal",
+        options: dict[str, Any] | None = None,
+        deal: int | None = None,
+    ) -> StoredTable:
+        """A new table with ``account_id`` at seat 0 and computer players ``bots`` at 1, 2, …"""
+        engine_options = _options(variant, players, list(bots), dict(options or {}))
+        if tempo not in TEMPI:
+            raise ServiceError("bad_request", f"tempo is one of {', '.join(TEMPI)}")
+        try:
+            self.engine_for(variant, engine_options)
+        except (GameError, LookupError, ValueError, TypeError) as exc:
+            raise ServiceError("bad_request", str(exc)) from exc
+        now = self.clock()
+        row = TableRecord(
+            id=new_id(),
+            created_by=account_id,
+            game=GAME,
+            variant=variant,
+            options=engine_options,
+            deal=_deal(deal),
+            tempo=tempo,
+            status=OPEN,
+            last_seq=0,
+            result=None,
+            created_at=now,
+        )
+        seats = [TableSeat(table_id=row.id, seat=0, account_id=account_id, level=None)]
+        seats += [
+            TableSeat(table_id=row.id, seat=i, account_id=None, level=level)
+            for i, level in enumerate(bots, start=1)
+        ]
+        async with self.sessionmaker.begin() as db:
+            db.add(row)
+            await db.flush()  # the table row first: the seats refer to it
+            db.add_all(seats)
+            names = await _names(db, [account_id])
+        return StoredTable(row, seats, names, [])
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """The table with its seats and whole log, or ``None``."""
+        async with self.sessionmaker() as db:
+            row = await db.get(TableRecord, table_id)
+            if row is None:
+                return None
+            seats = list(
+                (
+                    await db.execute(
+                        select(TableSeat)
+                        .where(TableSeat.table_id == table_id)
+                        .order_by(TableSeat.seat)
+                    )
+                ).scalars()
+            )
+            entries = list(
+                (
+                    await db.execute(
+                        select(TableEntry)
+                        .where(TableEntry.table_id == table_id)
+                        .order_by(TableEntry.seq)
+                    )
+                ).scalars()
+            )
+            names = await _names(db, [s.account_id for s in seats if s.account_id])
+        return StoredTable(row, seats, names, entries)
+
+    async def open_ids(self) -> list[str]:
+        """The ids of every table still being played (to restart their actors)."""
+        async with self.sessionmaker() as db:
+            result = await db.execute(
+                select(TableRecord.id)
+                .where(TableRecord.status == OPEN)
+                .order_by(TableRecord.created_at)
+            )
+            return list(result.scalars())
+
+    async def of_account(self, account_id: str, state: str | None = None) -> list[str]:
+        """The ids of the tables ``account_id`` sits at, newest first (``open``/``finished``)."""
+        if state not in (None, OPEN, FINISHED):
+            raise ServiceError("bad_request", "state is one of open, finished")
+        query = (
+            select(TableRecord.id)
+            .join(TableSeat, TableSeat.table_id == TableRecord.id)
+            .where(TableSeat.account_id == account_id)
+            .order_by(TableRecord.created_at.desc(), TableRecord.id)
+        )
+        if state is not None:
+            query = query.where(TableRecord.status == state)
+        async with self.sessionmaker() as db:
+            return list((await db.execute(query)).scalars())
+
+    async def append(
+        self, table_id: str, seq: int, seat: int, move: str, finished: FinishedTable | None
+    ) -> None:
+        """Commit one accepted decision (and, if it ended the game, the end) in one transaction."""
+        now = self.clock()
+        async with self.sessionmaker.begin() as db:
+            db.add(TableEntry(table_id=table_id, seq=seq, seat=seat, move=move, created_at=now))
+            await db.execute(
+                update(TableRecord).where(TableRecord.id == table_id).values(last_seq=seq)
+            )
+            if finished is not None:
+                await record_finished_table(db, finished)
+                log = await _log(db, table_id)
+                engine = self.engine_for(finished.variant, dict(finished.options))
+                await record_finished(
+                    db,
+                    FinishedGame.of_table(
+                        table_id, engine, finished.deal, log, finished.accounts, now
+                    ),
+                )
+
+
+async def _log(db: AsyncSession, table_id: str) -> list[tuple[int, str]]:
+    """The accepted decisions of a table as ``(seat, move)`` pairs, in order."""
+    result = await db.execute(
+        select(TableEntry.seat, TableEntry.move)
+        .where(TableEntry.table_id == table_id)
+        .order_by(TableEntry.seq)
+    )
+    return [(seat, move) for seat, move in result.all()]
+
+
+def _options(
+    variant: str, players: int | None, bots: list[str], options: dict[str, Any]
+) -> dict[str, Any]:
+    """The engine options of a new table, or ``bad_request`` saying what is wrong."""
+    unknown = [level for level in bots if level not in LEVELS]
+    if unknown:
+        raise ServiceError("bad_request", f"unknown computer player {unknown[0]!r}")
+    if variant == "table":
+        if options:
+            raise ServiceError("bad_request", "a table variant takes no options")
+        if players is None or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ServiceError("bad_request", "a table has 2 to 4 players")
+        if len(bots) != players - 1:
+            raise ServiceError("bad_request", f"name {players - 1} computer players in 'bots'")
+        return {"players": players}
+    if variant in ("solo", "daily"):
+        if players not in (None, 1) or bots:
+            raise ServiceError("bad_request", f"the {variant} variant has one seat and no bots")
+        if variant == "solo" and set(options) - SOLO_OPTIONS:
+            raise ServiceError("bad_request", f"solo options are {', '.join(sorted(SOLO_OPTIONS))}")
+        return options
+    raise ServiceError("bad_request", f"unknown variant {variant!r}: table, solo or daily")
+
+
+def _deal(deal: int | None) -> int:
+    if deal is None:
+        return secrets.randbelow(RANDOM_DEALS) + 1
+    try:
+        check_deal(deal)
+    except DealNumberError as exc:
+        raise ServiceError("bad_request", str(exc)) from exc
+    if deal > MAX_CLIENT_DEAL:
+        raise ServiceError("bad_request", f"deal numbers go up to {MAX_CLIENT_DEAL} here")
+    return deal
+
+
+async def _names(db: AsyncSession, account_ids: list[str]) -> dict[str, str | None]:
+    if not account_ids:
+        return {}
+    result = await db.execute(select(Account.id, Account.name).where(Account.id.in_(account_ids)))
+    return {account_id: name for account_id, name in result.all()}
+
+
+def finished_table(stored: StoredTable, result: JSON, finished_at: datetime) -> FinishedTable:
+    """The :class:`FinishedTable` of ``stored`` from the end data the actor computed."""
+    row = stored.record
+    return FinishedTable(
+        table_id=row.id,
+        game=row.game,
+        variant=row.variant,
+        options=dict(row.options),
+        deal=row.deal,
+        accounts=[seat.account_id for seat in stored.seats],
+        levels=[seat.level for seat in stored.seats],
+        finished_at=finished_at,
+        **{key: list(value) for key, value in result.items()},
+    )

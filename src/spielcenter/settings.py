@@ -1,0 +1,93 @@
+"""The one settings class of the server, read from ``SPIELCENTER_*`` environment variables.
+
+Secrets never have working defaults outside development: with ``ENV`` other than
+``development`` a missing ``SECRET_KEY`` stops the start with a clear message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEVELOPMENT = "development"
+# Only ever used with ENV=development, so a checkout runs without any configuration.
+DEVELOPMENT_SECRET_KEY = "spielcenter-development-only-secret"
+DEVELOPMENT_DAILY_SECRET = "spielcenter-development-only-daily-secret"
+
+
+class ConfigurationError(RuntimeError):
+    """The settings do not allow the server to start."""
+
+
+class Settings(BaseSettings):
+    """Server configuration; every field can be set as ``SPIELCENTER_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="SPIELCENTER_", extra="ignore")
+
+    ENV: str = DEVELOPMENT
+    DATA_DIR: Path = Path("data")
+    DATABASE_URL: str | None = Field(
+        default=None, description="SQLAlchemy async URL; default: a SQLite file in DATA_DIR"
+    )
+    SECRET_KEY: str | None = None
+    REDIS_URL: str | None = None
+    DAY_TIMEZONE: str = "Europe/Berlin"
+    DAILY_SECRET: str | None = Field(
+        default=None,
+        description="Keys the daily quilt's deal and dice; required outside development",
+    )
+    SOCKET_MESSAGE_LIMIT: str = Field(
+        default="20/second", description="Messages one WebSocket may send (a `limits` rate)"
+    )
+    LOGIN_LIMIT: str = Field(
+        default="5/minute", description="Login attempts per name and per address"
+    )
+    ALLOWED_ORIGINS: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed on the WebSocket besides the server's own host",
+    )
+
+    @property
+    def is_development(self) -> bool:
+        """True while running as a developer's checkout."""
+        return self.ENV == DEVELOPMENT
+
+    @property
+    def database_url(self) -> str:
+        """The database to use: ``DATABASE_URL`` or ``DATA_DIR/spielcenter.sqlite3``."""
+        if self.DATABASE_URL:
+            return self.DATABASE_URL
+        return f"sqlite+aiosqlite:///{(self.DATA_DIR / 'spielcenter.sqlite3').resolve()}"
+
+    @property
+    def secret_key(self) -> str:
+        """The key for hashing session tokens; refuses to invent one outside development."""
+        if self.SECRET_KEY:
+            return self.SECRET_KEY
+        if self.is_development:
+            return DEVELOPMENT_SECRET_KEY
+        raise ConfigurationError(
+            f"SPIELCENTER_SECRET_KEY is not set; it is required when SPIELCENTER_ENV={self.ENV!r}"
+            " (set it to a long random string, e.g. python -c"
+            " 'import secrets; print(secrets.token_urlsafe(48))')"
+        )
+
+    @property
+    def daily_secret(self) -> bytes:
+        """The key of the daily quilt (32 bytes derived from ``DAILY_SECRET``); like
+        :attr:`secret_key`, invented only in development."""
+        text = self.DAILY_SECRET or (DEVELOPMENT_DAILY_SECRET if self.is_development else None)
+        if text is None:
+            raise ConfigurationError(
+                f"SPIELCENTER_DAILY_SECRET is not set; it is required when SPIELCENTER_ENV="
+                f"{self.ENV!r} (it keys the daily quilt's dice: a long random string)"
+            )
+        return hashlib.blake2b(text.encode(), digest_size=32).digest()
+
+    def check(self) -> None:
+        """Raise :class:`ConfigurationError` if the server cannot start with these settings."""
+        _ = self.secret_key
+        _ = self.daily_secret

@@ -1,0 +1,225 @@
+"""An honest Crazy Quilt player: it never looks at the face-down stock.
+
+:class:`HonestPlayer` is given only what a player sees — the engine's view
+(:func:`spielcenter.games.crazy_quilt.view`, which holds the stock's size but never its order) —
+and its own memory of what it has seen. The one thing it remembers is the waste it turned over
+at a redeal: unshuffled, that is the new stock, top card first. From then on it knows the whole
+stock order, as an attentive player does, and asks the thoughtful solver
+(:mod:`spielcenter.solvers.crazy_quilt`) for a winning line from what it knows.
+
+Before the first redeal (and whenever the solver finds no win in its budget) it plays by
+:func:`rule_of_thumb`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from spielcenter.games.base import JSON, Status
+from spielcenter.games.cards import RANKS, SUITS, Card
+from spielcenter.games.crazy_quilt import (
+    CELL_INDEX,
+    CELLS,
+    ROUND_THE_CORNER,
+    SECOND_REDEAL,
+    SHORT_ENDS,
+    QuiltState,
+    auto_moves,
+    is_available,
+    make,
+    ranks_touch,
+)
+from spielcenter.solvers.crazy_quilt import Position, buried, encode_card, solve_position
+
+HONEST_NODE_BUDGET = 50_000
+"""Positions the solver may search each time the player comes to know the whole stock."""
+
+
+def visible_state(view: JSON) -> QuiltState:
+    """The engine state of what the player sees, with the unseen stock left out (empty).
+
+    Good for every question that does not touch the stock: available cards, foundation and
+    waste moves, the auto-move rule.
+    """
+    cells = tuple(
+        None if text is None else Card.parse(text) for row in view["quilt"] for text in row
+    )
+    tops = view["foundations"]
+    up = [RANKS.index(tops["up"][suit]) + 1 for suit in SUITS]
+    down = [RANKS.index(tops["down"][suit]) + 1 for suit in SUITS]
+    variant = str(view["variant"])
+    return QuiltState(
+        deal=int(view["deal"]),
+        redeals=2 if SECOND_REDEAL in variant else 1,
+        round_the_corner=ROUND_THE_CORNER in variant,
+        quilt=cells,
+        stock=(),
+        waste=tuple(Card.parse(text) for text in view["waste"]),
+        up=(up[0], up[1], up[2], up[3]),
+        down=(down[0], down[1], down[2], down[3]),
+        redeals_left=int(view["redeals_left"]),
+    )
+
+
+def cards_freed(quilt: Sequence[Card | None], cell: int) -> int:
+    """How many quilt cards become available when the card at ``cell`` leaves."""
+    after = list(quilt)
+    after[cell] = None
+    return sum(
+        1
+        for other, ends in enumerate(SHORT_ENDS)
+        if cell in ends
+        and quilt[other] is not None
+        and not is_available(quilt, other)
+        and is_available(after, other)
+    )
+
+
+def rule_of_thumb(view: JSON) -> str | None:
+    """The honest player's move from the view alone; ``None`` when no move is legal.
+
+    In this order:
+
+    1. a foundation move that can never spoil the game (the engine's auto-move rule);
+    2. the waste's top card to a foundation;
+    3. an available quilt card to a foundation, the one that frees the most quilt cards;
+    4. a quilt card onto the waste when that frees a quilt card or another quilt card can follow
+       it; with no redeal left, never a card that would be stuck above a card it needs;
+    5. turning a stock card; then the redeal.
+    """
+    legal: list[str] = list(view["legal"])
+    if not legal:
+        return None
+    state = visible_state(view)
+    safe = auto_moves(state)
+    if safe:
+        return str(safe[0])
+    for move in ("wu", "wd"):
+        if move in legal:
+            return move
+    quilt = state.quilt
+    founding = [move for move in legal if len(move) == 3 and move[2] in "ud"]
+    if founding:
+        return max(founding, key=lambda move: cards_freed(quilt, CELL_INDEX[move[:2]]))
+    builds = [move for move in legal if len(move) == 3 and move[2] == "w"]
+    useful = [move for move in builds if _worth_building(state, CELL_INDEX[move[:2]])]
+    if useful:
+        return max(useful, key=lambda move: cards_freed(quilt, CELL_INDEX[move[:2]]))
+    for move in ("s", "r"):
+        if move in legal:
+            return move
+    return legal[0]
+
+
+def _worth_building(state: QuiltState, cell: int) -> bool:
+    card = state.quilt[cell]
+    assert card is not None
+    if state.redeals_left == 0:
+        fnd = (*state.up, *state.down)
+        if buried(encode_card(card), bytes(encode_card(c) for c in state.waste), fnd):
+            return False
+    if cards_freed(state.quilt, cell):
+        return True
+    after = list(state.quilt)
+    after[cell] = None
+    return any(
+        other is not None
+        and is_available(after, index)
+        and other.suit == card.suit
+        and ranks_touch(other.rank, card.rank, state.round_the_corner)
+        for index, other in enumerate(after)
+    )
+
+
+def known_position(view: JSON, stock: Sequence[Card]) -> Position:
+    """The solver's position from the view and the stock order the player remembers."""
+    state = visible_state(view)
+    return Position(
+        cards=bytes(0 if card is None else encode_card(card) for card in state.quilt),
+        gone=sum(1 << cell for cell in range(CELLS) if state.quilt[cell] is None),
+        stock=bytes(encode_card(card) for card in stock),
+        waste=bytes(encode_card(card) for card in state.waste),
+        up=state.up,
+        down=state.down,
+        redeals_left=state.redeals_left,
+        round_the_corner=state.round_the_corner,
+    )
+
+
+@dataclass
+class HonestPlayer:
+    """A player fed the views of one game, move after move, who remembers what it saw.
+
+    Call :meth:`choose` with the view of the current position; play the move it returns (and
+    nothing else) before calling it again.
+    """
+
+    node_budget: int = HONEST_NODE_BUDGET
+    known_stock: list[Card] | None = None
+    """The stock order, top card first, once the player has turned the waste over."""
+    plan: list[str] = field(default_factory=list)
+    """The rest of a winning line the solver found from what the player knows."""
+    solved: bool = False
+    """Whether the solver was asked since the stock became known."""
+    nodes: int = 0
+    """Positions the solver searched for this player so far."""
+
+    def choose(self, view: JSON) -> str | None:
+        """The next move for the position shown in ``view``; ``None`` when none is legal."""
+        if self.known_stock is not None and len(self.known_stock) != view["stock_count"]:
+            self.known_stock, self.plan = None, []  # not our own game any more: forget
+        move = self._planned(view) or rule_of_thumb(view)
+        self._remember(view, move)
+        return move
+
+    def _planned(self, view: JSON) -> str | None:
+        if self.known_stock is not None and not self.solved:
+            self.solved = True
+            verdict = solve_position(
+                known_position(view, self.known_stock), node_budget=self.node_budget
+            )
+            self.nodes += verdict.nodes
+            self.plan = list(verdict.moves) if verdict.result == "won" else []
+        if self.plan and self.plan[0] in view["legal"]:
+            return self.plan.pop(0)
+        self.plan = []
+        return None
+
+    def _remember(self, view: JSON, move: str | None) -> None:
+        if move == "r":
+            # Turned over unshuffled: the waste's bottom card is the new stock's top card.
+            self.known_stock = [Card.parse(text) for text in view["waste"]]
+            self.solved = False
+        elif move == "s" and self.known_stock:
+            self.known_stock.pop(0)
+
+
+@dataclass(frozen=True)
+class HonestGame:
+    """How one game of the honest player went."""
+
+    status: Status
+    moves: list[str]
+    nodes: int
+    """Positions its solver searched."""
+
+
+def play_honestly(
+    deal: int, variant: str = "classic", node_budget: int = HONEST_NODE_BUDGET
+) -> HonestGame:
+    """Play ``deal`` to its end with a fresh :class:`HonestPlayer`, showing it only the views."""
+    return play_from(make(variant).start(deal), node_budget)
+
+
+def play_from(state: QuiltState, node_budget: int = HONEST_NODE_BUDGET) -> HonestGame:
+    """Play on from ``state`` to the end with a fresh :class:`HonestPlayer` (views only)."""
+    game = make(state.variant)
+    player = HonestPlayer(node_budget=node_budget)
+    moves: list[str] = []
+    while game.status(state) is Status.PLAYING:
+        move = player.choose(game.view_for(state, 0))
+        assert move is not None  # a game still playing has a legal move
+        state = game.play(state, move)
+        moves.append(move)
+    return HonestGame(game.status(state), moves, player.nodes)

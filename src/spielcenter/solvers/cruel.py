@@ -1,0 +1,521 @@
+"""The Cruel solver: decides whether a Cruel position can be won, in all three variants.
+
+:func:`solve` runs an exhaustive depth-first search over the positions reachable from a deal or
+an engine state. It returns a winning line in the engine's move notation (every line replays
+through :mod:`spielcenter.games.cruel`), proves that none exists (``lost`` is only answered when a
+search covered the whole reachable space), or gives up when its budget is spent (``unknown``).
+
+What makes it exact and fast (each reduction is proven sound in ``docs/winrates.md``):
+
+* **A compact position.** Cards are small integers ``suit * 16 + rank``, so the card a card may
+  be built on is simply ``card + 1`` (a king's ``+ 1`` is no card); piles are ``bytes``.
+* **Transpositions.** Every position is searched once. The key is the list of non-empty piles in
+  order: an empty pile never takes a card and adds nothing to a redeal, so where gaps lie does not
+  matter. Whether a card moved since the last deal is not in the key: a redeal is only searched
+  when it changes the layout, which implies that a card moved (the start position's flag is kept).
+* **Forced foundation moves**, made without branching only where they cannot spoil anything (a
+  foundation move can hurt in Cruel: every card on the layout takes a place in the next redeal):
+  in the variant "stuck" (the card can move until it is gone, so it goes up before any redeal),
+  once no redeal is left, and for the last card of the packet when the cards before it, down to
+  its king, are its own suit in order.
+* **Merging two piles is useless** (classic): a lone card built on the top card of the pile just
+  before it leaves the packet unchanged; the finer split dominates, so such moves are skipped.
+* **Dead positions.** A card that can never move covers the cards beneath it for good. Among the
+  bottom four cards of the first pile (they keep their places through every redeal), and in every
+  pile once no redeal is left, a card above a lower card of its suit that cannot be built anywhere
+  makes the position lost; after a deal, a frozen start of the packet (up to 16 cards, each pile
+  top among them unable to move or to take a card) does too.
+* **Move orders.** Short trials in three move orders (foundation moves first; the redeal first;
+  reversed), then one long search in the first order, which alone can prove a loss.
+
+The search is pure: no clock unless a ``time_budget`` is given, no I/O, no randomness.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from spielcenter.games.cards import KING, SUITS, Card
+from spielcenter.games.cruel import VARIANTS, CruelState, make
+from spielcenter.games.shuffle import check_deal
+
+Result = Literal["won", "lost", "unknown"]
+
+DEFAULT_NODE_BUDGET = 2_000_000
+"""Positions searched before :func:`solve` answers ``unknown`` (a few seconds to a minute)."""
+
+_PILES = 12
+_PILE_SIZE = 4
+_UNLIMITED = 1 << 30
+_SEP = b"\x00"
+_RANK = 15  # card & _RANK is the rank; card >> 4 the suit index
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the solver found: ``won`` (with a winning line), ``lost`` (proven) or ``unknown``."""
+
+    result: Result
+    moves: list[str] = field(default_factory=list)
+    """The winning line in move notation (``3f``, ``3>7``, ``r``); empty unless ``won``."""
+    nodes: int = 0
+    """Positions searched."""
+
+
+class _OutOfBudget(Exception):
+    """The node or time budget is spent."""
+
+
+def encode_card(card: Card) -> int:
+    """The solver's integer for ``card``: suit index (``S H D C``) times 16 plus rank."""
+    return SUITS.index(card.suit) * 16 + card.rank
+
+
+def decode_card(code: int) -> Card:
+    """The card of a solver integer (inverse of :func:`encode_card`)."""
+    return Card(code & _RANK, SUITS[code >> 4])
+
+
+# -- the rules, on the compact position ------------------------------------------------------------
+#
+# A position is (piles, foundations, redeals left). piles: 12 bytes objects, bottom card first;
+# foundations: the top rank per suit. A move is (source, target, cards): target -1 is the
+# foundation, source -1 the redeal.
+
+Piles = tuple[bytes, ...]
+Foundations = tuple[int, int, int, int]
+Move = tuple[int, int, int]
+_REDEAL: Move = (-1, -1, 0)
+_ALL = -1
+_NONE = -2
+
+# Move orders. No single order finds every win quickly, so :func:`solve` runs a small portfolio.
+_UPS_FIRST = 0  # foundation moves, building moves, the redeal
+_REDEAL_FIRST = 1  # the redeal, foundation moves, building moves
+_REVERSED = 2  # the redeal, building moves from the last pile, foundation moves from the last
+_TRIALS = ((_UPS_FIRST, 100), (_REDEAL_FIRST, 5), (_REVERSED, 4))
+"""The short trials before the final search: (order, 1 / share of the node budget)."""
+
+
+def _is_dealt(piles: Piles) -> bool:
+    """Whether the piles are as a deal of their packet leaves them, gaps aside: every pile with
+    cards holds four, but the last one. A redeal of such piles changes nothing."""
+    full = True
+    for pile in piles:
+        if pile:
+            if not full or len(pile) > _PILE_SIZE:
+                return False
+            full = len(pile) == _PILE_SIZE
+    return True
+
+
+def _key(piles: Piles) -> bytes:
+    return _SEP.join([pile for pile in piles if pile])
+
+
+def _redealt(piles: Piles) -> Piles:
+    packet = b"".join(piles)
+    return tuple(packet[i : i + _PILE_SIZE] for i in range(0, _PILE_SIZE * _PILES, _PILE_SIZE))
+
+
+def _to_foundation(piles: Piles, fnd: Foundations, source: int) -> tuple[Piles, Foundations]:
+    pile = piles[source]
+    card = pile[-1]
+    ranks = list(fnd)
+    ranks[card >> 4] = card & _RANK
+    new = list(piles)
+    new[source] = pile[:-1]
+    return tuple(new), (ranks[0], ranks[1], ranks[2], ranks[3])
+
+
+def _build(piles: Piles, source: int, target: int, cards: int) -> Piles:
+    new = list(piles)
+    pile = piles[source]
+    new[source] = pile[:-cards]
+    new[target] = piles[target] + pile[-cards:]
+    return tuple(new)
+
+
+def _notation(move: Move) -> str:
+    source, target, _ = move
+    if source < 0:
+        return "r"
+    if target < 0:
+        return f"{source + 1}f"
+    return f"{source + 1}>{target + 1}"
+
+
+def _last_pile(piles: Piles) -> int:
+    for index in range(_PILES - 1, -1, -1):
+        if piles[index]:
+            return index
+    return -1
+
+
+def _tail_is_safe(piles: Piles, last: int) -> bool:
+    """Whether the last card of the packet, if it can go up, is safe to send up at once.
+
+    True when the packet ends K, Q, … down to that card, all of one suit: nothing but the card's
+    predecessor (already on the foundation) can ever be put after it, the king never moves before
+    it goes up, and each card of the run can only ever be built on the card just before it in the
+    packet, so the run stays at the end of the packet and every other card keeps its place in every
+    redeal. Without the card the position can do all that it could do with it.
+    """
+    card = piles[last][-1]
+    want = card + 1
+    index, height = last, len(piles[last]) - 1
+    while (want & _RANK) <= KING:
+        height -= 1
+        while height < 0:
+            index -= 1
+            if index < 0:
+                return False
+            height = len(piles[index]) - 1
+        if piles[index][height] != want:
+            return False
+        want += 1
+    return True
+
+
+def _pile_dead(pile: bytes, depth: int, runs: bool) -> bool:
+    """Whether one of the bottom ``depth`` cards of ``pile`` can never move while the cards
+    beneath it stay put: a lower card of its suit lies beneath it (so it cannot go up), and it
+    cannot be built anywhere: it is a king, or its next-higher card lies beneath it. With runs
+    (Perseverance) the card may also move as part of the run it tops, so this must hold for the
+    run's lowest card: the run lies on the next-higher card's place only if that card is beneath.
+    """
+    lowest = [64, 64, 64, 64]  # the lowest card of each suit seen so far, going up the pile
+    bottom = 0  # where the descending run that ends at the current card starts
+    for height in range(min(len(pile), depth)):
+        card = pile[height]
+        suit = card >> 4
+        if not (runs and height and pile[height - 1] == card + 1):
+            bottom = height
+        base = pile[bottom]
+        if lowest[suit] < card and ((base & _RANK) == KING or base + 1 in pile[:bottom]):
+            return True
+        if card < lowest[suit]:
+            lowest[suit] = card
+    return False
+
+
+def _first_pile_dead(piles: Piles, runs: bool) -> bool:
+    """A card stuck for good among the bottom four of the first pile: those four cards are the
+    first four of the packet, and nothing can come beneath them, so every redeal deals them to
+    pile 1 again, in the same order."""
+    for pile in piles:
+        if pile:
+            return _pile_dead(pile, _PILE_SIZE, runs)
+    return False
+
+
+def _frozen_prefix(packet: bytes, runs: bool, longest: int = 16) -> bool:
+    """Whether the first ``m`` cards of a freshly dealt ``packet`` can never move (for some
+    ``m`` up to ``longest``): then they never reach the foundations and the position is lost."""
+    for m in range(1, min(len(packet), longest) + 1):
+        # Cheap necessary conditions on the last card of the prefix before the full test.
+        card = packet[m - 1]
+        before = packet[: m - 1]
+        suit_base = card & ~_RANK
+        if not any(suit_base < other < card for other in before):
+            continue
+        if not runs and (card & _RANK) != KING and card + 1 not in before:
+            continue
+        if _prefix_frozen(packet, m, runs):
+            return True
+    return False
+
+
+def _prefix_frozen(packet: bytes, m: int, runs: bool) -> bool:
+    """Whether the first ``m`` cards of a freshly dealt ``packet`` are frozen for good.
+
+    Suppose one of them moves for the first time. Until then they keep their places in the packet,
+    so every deal puts them into the same piles; the card that moves lies on top (a pile's top
+    card, or the last of the ``m`` once the cards above it have gone). Each such card is shown
+    unable to move: a lower card of its suit is among the ``m`` (so it cannot go up), and the card
+    it would be built on (for a run in Perseverance, the card above the run's lowest card) is among
+    the ``m`` but covered (or it is a king). No card can be put onto a covered place either, and a
+    pile top among the ``m`` takes no card because the one card that fits is among the ``m``.
+    """
+    prefix = packet[:m]
+    last = m - 1
+    for index in range(m):
+        if index % _PILE_SIZE != _PILE_SIZE - 1 and index != last:
+            continue  # covered by the next card of the prefix in the same pile
+        card = prefix[index]
+        suit_base = card & ~_RANK
+        if not any(suit_base < other < card for other in prefix):
+            return False
+        bottom = index
+        if runs:
+            while bottom % _PILE_SIZE and prefix[bottom - 1] == prefix[bottom] + 1:
+                bottom -= 1
+        base = prefix[bottom]
+        if (base & _RANK) != KING:
+            under = prefix.find(base + 1)
+            if under < 0 or under % _PILE_SIZE == _PILE_SIZE - 1 or under == last:
+                return False
+        if index != last and card - 1 not in prefix:
+            return False
+    return True
+
+
+class _Frame:
+    """A position on the search path with the moves still to try from it."""
+
+    __slots__ = ("base", "fnd", "left", "moves", "next", "piles")
+
+    def __init__(
+        self, piles: Piles, fnd: Foundations, left: int, moves: list[Move], base: int
+    ) -> None:
+        self.piles = piles
+        self.fnd = fnd
+        self.left = left
+        self.moves = moves
+        self.base = base
+        """Length of the line up to and including this position's forced moves."""
+        self.next = 0
+
+
+@dataclass
+class _Search:
+    """One exhaustive search; ``runs`` and ``stuck`` select the variant's rules."""
+
+    runs: bool
+    stuck: bool
+    budget: int
+    coarse_prune: bool = False
+    order: int = 0
+    """Which move order to try: :data:`_UPS_FIRST`, :data:`_REDEAL_FIRST` or :data:`_REVERSED`."""
+    clock: Callable[[], float] | None = None
+    deadline: float = 0.0
+    nodes: int = 0
+    seen: set[bytes] = field(default_factory=set)
+
+    def _force(
+        self, piles: Piles, fnd: Foundations, left: int, path: list[str]
+    ) -> tuple[Piles, Foundations] | None:
+        """Make the forced foundation moves (appending them to ``path``); ``None`` if none."""
+        changed = False
+        anywhere = self.stuck or left == 0
+        while True:
+            source = -1
+            if anywhere:
+                wanted = (fnd[0] + 1, 16 + fnd[1] + 1, 32 + fnd[2] + 1, 48 + fnd[3] + 1)
+                for index, pile in enumerate(piles):
+                    if pile and pile[-1] in wanted:
+                        source = index
+                        break
+            else:
+                last = _last_pile(piles)
+                if last >= 0:
+                    card = piles[last][-1]
+                    if fnd[card >> 4] == (card & _RANK) - 1 and _tail_is_safe(piles, last):
+                        source = last
+            if source < 0:
+                return (piles, fnd) if changed else None
+            piles, fnd = _to_foundation(piles, fnd, source)
+            path.append(f"{source + 1}f")
+            changed = True
+
+    def _dead(self, piles: Piles, left: int, touched: int) -> bool:
+        """Whether the position is provably lost. ``touched`` is the pile that got cards
+        (``_ALL`` after a deal or at the start, ``_NONE`` after a foundation move): a pile that
+        only lost cards cannot hold a new stuck card."""
+        if _first_pile_dead(piles, self.runs):
+            return True
+        if touched == _ALL and left == 0:
+            return any(_pile_dead(pile, len(pile), self.runs) for pile in piles)
+        return (
+            left == 0
+            and touched >= 0
+            and _pile_dead(piles[touched], len(piles[touched]), self.runs)
+        )
+
+    def _moves(self, piles: Piles, fnd: Foundations, left: int, fresh: bool) -> list[Move]:
+        """The moves worth trying, best first: foundation moves, building moves, the redeal."""
+        tops = {pile[-1]: index for index, pile in enumerate(piles) if pile}
+        wanted = (fnd[0] + 1, 16 + fnd[1] + 1, 32 + fnd[2] + 1, 48 + fnd[3] + 1)
+        ups: list[Move] = []
+        builds: list[Move] = []
+        previous = -1
+        for index, pile in enumerate(piles):
+            if not pile:
+                continue
+            card = pile[-1]
+            if card in wanted:
+                ups.append((index, -1, 1))
+            cards = 1
+            if self.runs:
+                while cards < len(pile) and pile[-cards - 1] == pile[-cards] + 1:
+                    cards += 1
+            target = tops.get(pile[-cards] + 1)
+            # In classic a lone card built on the top card of the pile just before it leaves the
+            # packet as it was and only merges two piles: the position before can do all that the
+            # position after can (a finer split of the same packet dominates), so skip it.
+            if target is not None and not (
+                self.coarse_prune and len(pile) == 1 and target == previous
+            ):
+                builds.append((index, target, cards))
+            previous = index
+        redeal = (
+            left > 0 and not fresh and not (self.stuck and (ups or builds)) and not _is_dealt(piles)
+        )
+        if self.order == _UPS_FIRST:
+            return ups + builds + [_REDEAL] if redeal else ups + builds
+        if self.order == _REDEAL_FIRST:
+            return [_REDEAL, *ups, *builds] if redeal else ups + builds
+        builds.reverse()
+        ups.reverse()
+        return [_REDEAL, *builds, *ups] if redeal else builds + ups
+
+    def _visit(
+        self,
+        piles: Piles,
+        fnd: Foundations,
+        left: int,
+        fresh: bool,
+        path: list[str],
+        touched: int,
+    ) -> bool | _Frame | None:
+        """Enter a position: ``True`` if won, ``None`` if nothing to search, else its frame."""
+        dealt = piles if touched == _ALL and left != 0 and _is_dealt(piles) else None
+        forced = self._force(piles, fnd, left, path)
+        if forced is not None:
+            (piles, fnd), fresh = forced, False
+        if not any(piles):
+            return True
+        key = _key(piles)
+        if left != _UNLIMITED:
+            key = bytes((left,)) + key
+        if key in self.seen:
+            return None
+        if self.nodes >= self.budget:
+            raise _OutOfBudget
+        self.seen.add(key)
+        self.nodes += 1
+        if self.clock is not None and self.nodes & 1023 == 0 and self.clock() > self.deadline:
+            raise _OutOfBudget
+        if self._dead(piles, left, touched):
+            return None
+        if dealt is not None and _frozen_prefix(b"".join(dealt), self.runs):
+            return None
+        moves = self._moves(piles, fnd, left, fresh)
+        if not moves:
+            return None
+        return _Frame(piles, fnd, left, moves, len(path))
+
+    def run(self, piles: Piles, fnd: Foundations, left: int, fresh: bool) -> list[str] | None:
+        """A winning line from the position, or ``None`` when there is none."""
+        path: list[str] = []
+        entered = self._visit(piles, fnd, left, fresh, path, _ALL)
+        if entered is True:
+            return path
+        if not isinstance(entered, _Frame):
+            return None
+        stack = [entered]
+        while stack:
+            frame = stack[-1]
+            del path[frame.base :]
+            if frame.next >= len(frame.moves):
+                stack.pop()
+                continue
+            move = frame.moves[frame.next]
+            frame.next += 1
+            here, fnd, left = frame.piles, frame.fnd, frame.left
+            source, target, cards = move
+            path.append(_notation(move))
+            if source < 0:
+                child, child_fnd, touched = _redealt(here), fnd, _ALL
+                child_left = left if left == _UNLIMITED else left - 1
+            elif target < 0:
+                child, child_fnd = _to_foundation(here, fnd, source)
+                child_left, touched = left, _NONE
+            else:
+                child, child_fnd, child_left = _build(here, source, target, cards), fnd, left
+                touched = target
+            entered = self._visit(child, child_fnd, child_left, False, path, touched)
+            if entered is True:
+                return path
+            if isinstance(entered, _Frame):
+                stack.append(entered)
+        return None
+
+
+# -- the public face ---------------------------------------------------------------------------
+
+
+def deal_position(deal: int, variant: str = "classic") -> CruelState:
+    """The start of ``deal`` (the engine's own start position)."""
+    check_deal(deal)
+    return make(variant).start(deal)
+
+
+def solve(
+    position: int | CruelState,
+    variant: str | None = None,
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    time_budget: float | None = None,
+) -> Verdict:
+    """Decide the Cruel ``position`` (a deal number or an engine state).
+
+    ``variant`` defaults to the state's own variant, or ``classic`` for a deal number; it must
+    match the state's. The search stops with ``unknown`` after ``node_budget`` positions or,
+    if given, ``time_budget`` seconds (the only use of a clock, and only when asked).
+    ``lost`` means the whole reachable space was searched without finding a win.
+
+    Both budgets are shared by the move-order trials and the final search (see :data:`_TRIALS`);
+    ``nodes`` in the verdict counts the positions of all of them.
+    """
+    state = _start_state(position, variant)
+    game = make(state.variant)
+    piles = tuple(bytes(encode_card(card) for card in pile) for pile in state.piles)
+    left = game.redeals_left(state)
+    root = (piles, state.foundations, _UNLIMITED if left is None else left, not state.moved)
+    started = time.monotonic() if time_budget is not None else 0.0
+    # A few short trials in different move orders find most hard wins; then one long search in
+    # the first order, which alone may prove a loss (any complete search proves it).
+    budget = max(node_budget, 0)
+    schedule = [(order, budget // share) for order, share in _TRIALS if budget >= 4 * share]
+    schedule.append((_UPS_FIRST, -1))
+    nodes = 0
+    for order, share in schedule:
+        final = share < 0
+        search = _Search(
+            runs=game.moves_runs,
+            stuck=state.variant == "stuck",
+            budget=budget - nodes if final else share,
+            coarse_prune=state.variant == "classic",
+            order=order,
+        )
+        if time_budget is not None:
+            search.clock = time.monotonic
+            search.deadline = (
+                started + time_budget if final else time.monotonic() + time_budget * share / budget
+            )
+        try:
+            line = search.run(*root)
+        except _OutOfBudget:
+            nodes += search.nodes
+            continue
+        nodes += search.nodes
+        if line is None:
+            return Verdict("lost", [], nodes)
+        return Verdict("won", line, nodes)
+    return Verdict("unknown", [], nodes)
+
+
+def _start_state(position: int | CruelState, variant: str | None) -> CruelState:
+    if variant is not None and variant not in VARIANTS:
+        raise ValueError(
+            f"Cruel has no variant {variant!r}; its variants are {', '.join(VARIANTS)}"
+        )
+    if isinstance(position, CruelState):
+        if variant is not None and variant != position.variant:
+            raise ValueError(f"the state is of variant {position.variant!r}, not {variant!r}")
+        return position
+    return deal_position(position, variant or "classic")

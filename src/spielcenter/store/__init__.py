@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, repositories and Alembic migrations (portable SQL only)."""

@@ -1,0 +1,136 @@
+"""Queries over the tables, one small repository per table family.
+
+Repositories add, find and change rows inside the caller's session; the caller (a service)
+decides when to commit, so one service call is one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .models import Account, GameEntry, GameRecord, Session
+
+
+class AccountRepository:
+    """Accounts by id and by name."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, account_id: str) -> Account | None:
+        """The account with this id, if any."""
+        return await self.db.get(Account, account_id)
+
+    async def by_name_key(self, name_key: str) -> Account | None:
+        """The account whose case-folded name is ``name_key``, if any."""
+        result = await self.db.execute(select(Account).where(Account.name_key == name_key))
+        return result.scalar_one_or_none()
+
+    def add(self, account: Account) -> None:
+        """Add a new account to the session."""
+        self.db.add(account)
+
+
+class SessionRepository:
+    """Logins, found by the hash of their token."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def by_token_hash(self, token_hash: str) -> Session | None:
+        """The session whose token hashes to ``token_hash``, if it still exists."""
+        result = await self.db.execute(select(Session).where(Session.token_hash == token_hash))
+        return result.scalar_one_or_none()
+
+    def add(self, session: Session) -> None:
+        """Add a new session."""
+        self.db.add(session)
+
+    async def remove(self, session_id: int) -> None:
+        """End one session."""
+        await self.db.execute(delete(Session).where(Session.id == session_id))
+
+    async def remove_all_of(self, account_id: str) -> None:
+        """End every session of an account."""
+        await self.db.execute(delete(Session).where(Session.account_id == account_id))
+
+
+class GameRepository:
+    """Games and their logs."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, game_id: str) -> GameRecord | None:
+        """The game with this id, whoever owns it."""
+        return await self.db.get(GameRecord, game_id)
+
+    async def of_account(self, account_id: str, status: str | None = None) -> Sequence[GameRecord]:
+        """An account's games, newest first; only those with ``status`` if given."""
+        query = select(GameRecord).where(GameRecord.account_id == account_id)
+        if status is not None:
+            query = query.where(GameRecord.status == status)
+        query = query.order_by(GameRecord.created_at.desc(), GameRecord.id)
+        return (await self.db.execute(query)).scalars().all()
+
+    async def played_of(self, account_id: str, game: str) -> Sequence[GameRecord]:
+        """An account's games of one game that have a first move, in the order they began."""
+        query = (
+            select(GameRecord)
+            .where(
+                GameRecord.account_id == account_id,
+                GameRecord.game == game,
+                GameRecord.started_at.is_not(None),
+            )
+            .order_by(GameRecord.started_at, GameRecord.id)
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+    async def entries(self, game_id: str) -> Sequence[GameEntry]:
+        """The log of a game, in order."""
+        query = select(GameEntry).where(GameEntry.game_id == game_id).order_by(GameEntry.seq)
+        return (await self.db.execute(query)).scalars().all()
+
+    def add(self, game: GameRecord) -> None:
+        """Add a new game."""
+        self.db.add(game)
+
+    async def append(self, entries: Sequence[tuple[GameEntry, dict[str, Any]]]) -> None:
+        """Append accepted entries to their games' logs and update those games' summaries.
+
+        Each pair is an entry and the new values of its game's summary columns. Two statements
+        for the whole batch (no row is loaded): this runs for every move played.
+        """
+        # Core statements on the tables: executemany, no ORM bookkeeping per row.
+        tables = GameRecord.metadata.tables
+        entries_table, games_table = (
+            tables[GameEntry.__tablename__],
+            tables[GameRecord.__tablename__],
+        )
+        await self.db.execute(
+            insert(entries_table),
+            [
+                {
+                    "game_id": entry.game_id,
+                    "seq": entry.seq,
+                    "kind": entry.kind,
+                    "move": entry.move,
+                    "created_at": entry.created_at,
+                }
+                for entry, _ in entries
+            ],
+        )
+        columns = list(entries[0][1])
+        await self.db.execute(
+            update(games_table)
+            .where(games_table.c.id == bindparam("b_id"))
+            .values({column: bindparam(f"b_{column}") for column in columns}),
+            [
+                {"b_id": entry.game_id, **{f"b_{k}": v for k, v in summary.items()}}
+                for entry, summary in entries
+            ],
+        )

@@ -1,0 +1,1 @@
+"""The browser client (``static/``) and its message catalogues (``i18n/``)."""

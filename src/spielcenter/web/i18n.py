@@ -1,0 +1,56 @@
+"""The message catalogues of Spielcenter, German and English, shared by the browser and the server.
+
+The messages live as Babel ``.po`` files under ``web/i18n/<lang>/LC_MESSAGES/messages.po``; each
+msgid is a key such as ``action.undo`` and each msgstr its text, with ``{name}`` placeholders.
+
+>>> catalog("de")["action.undo"]
+'Zurück'
+>>> catalog("en")["rank.Q"]
+'Q'
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+LANGUAGES = ("de", "en")
+"""The languages Spielcenter speaks; the first is the default of German-speaking browsers."""
+
+CATALOGUE_DIR = Path(__file__).parent / "i18n"
+
+
+class UnknownLanguageError(LookupError):
+    """A language that Spielcenter has no catalogue for."""
+
+
+def catalogue_path(lang: str) -> Path:
+    """Where the ``.po`` file of ``lang`` lies."""
+    return CATALOGUE_DIR / lang / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def _load(lang: str) -> dict[str, str]:
+    with catalogue_path(lang).open("rb") as handle:
+        po = read_po(handle, locale=lang)
+    messages: dict[str, str] = {}
+    for message in po:
+        if not message.id or not isinstance(message.id, str):
+            continue  # the header entry, and plural forms we do not use
+        text = message.string if isinstance(message.string, str) else ""
+        messages[message.id] = text or message.id
+    return messages
+
+
+def catalog(lang: str) -> dict[str, str]:
+    """Every message of ``lang`` as ``{key: text}`` (a fresh copy, safe to change).
+
+    Raises :class:`UnknownLanguageError` for a language other than those in :data:`LANGUAGES`.
+    """
+    if lang not in LANGUAGES:
+        raise UnknownLanguageError(
+            f"no messages for language {lang!r}; Spielcenter speaks {', '.join(LANGUAGES)}"
+        )
+    return dict(_load(lang))

@@ -1,0 +1,68 @@
+// The message catalogue of the chosen language, fetched from the server (GET /api/i18n/{lang}).
+// Every visible text goes through t(); the keys live in web/i18n/{de,en}/LC_MESSAGES/messages.po.
+
+import { getJson } from "./api.js";
+
+export const LANGUAGES = ["de", "en"];
+
+let current = "en";
+let messages = {};
+
+/** The language the browser prefers, if we speak it; English otherwise. */
+export function browserLanguage() {
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lang = tag.slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(lang)) return lang;
+  }
+  return "en";
+}
+
+/** Load the catalogue of `lang` and make it the current one. */
+export async function loadLanguage(lang) {
+  messages = await getJson(`/api/i18n/${lang}`);
+  current = lang;
+  document.documentElement.lang = lang;
+}
+
+export function language() {
+  return current;
+}
+
+/** Whether the catalogue has a text for `key`. */
+export function has(key) {
+  return key in messages;
+}
+
+/** The text of `key`, with {name} placeholders filled from `params`; the key itself if missing. */
+export function t(key, params = {}) {
+  const text = messages[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** The rank as people of the current language write it: 10 for T; B, D, K in German. */
+export function rankLabel(rank) {
+  if (rank === "T") return "10";
+  return t(`rank.${rank}`);
+}
+
+export function suitSymbol(suit) {
+  return SUIT_SYMBOLS[suit];
+}
+
+/** A card for people, e.g. "10♠" or, in German, "D♥". */
+export function cardLabel(code) {
+  return rankLabel(code[0]) + SUIT_SYMBOLS[code[1]];
+}
+
+/** A duration in milliseconds as m:ss (or h:mm:ss). */
+export function formatDuration(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const s = String(total % 60).padStart(2, "0");
+  const m = Math.floor(total / 60) % 60;
+  const h = Math.floor(total / 3600);
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}

@@ -1,0 +1,105 @@
+// The end table (Ende und Wertung): places, points, leaderboard points, and the score breakdown.
+// Tapping a row lights that player's pattern blocks one by one in a small quilt, each with its
+// reckoning ("2 fertige Nachbarn × 2 = 4"); a dot on a finished remnant shows its chosen colour.
+
+import { t } from "./i18n.js";
+import { quiltGrid } from "./speedquilt-blocks.js";
+import { calculation } from "./speedquilt-info.js";
+
+const STEP_MS = 900;
+
+function cell(tag, text, className = "") {
+  const node = document.createElement(tag);
+  node.textContent = String(text);
+  if (className) node.className = className;
+  return node;
+}
+
+/**
+ * The end table.
+ * @param view the final view (seats with quilts)
+ * @param result {scores, places, leaderboard_points, empty_patches, breakdown}
+ * @param ui {nameOf(seat), onHome(), onAgain(), tempoMs}
+ */
+export function endTable(view, result, ui) {
+  const box = document.createElement("section");
+  box.className = "sq-end";
+  box.setAttribute("role", "dialog");
+  const title = document.createElement("h2");
+  const mine = result.places[view.you];
+  title.textContent = mine === 1 ? t("sq.end.won") : t("sq.end.place", { place: mine });
+  const table = document.createElement("table");
+  table.className = "end-table";
+  const head = document.createElement("tr");
+  for (const key of ["rank", "player", "points", "empty", "leaderboard"])
+    head.append(cell("th", t(`sq.end.${key}`)));
+  table.append(head);
+  const order = result.places.map((place, seat) => seat).sort((a, b) => result.places[a] - result.places[b] || a - b);
+  const detail = document.createElement("div");
+  detail.className = "end-detail";
+  let timers = [];
+  const open = (seat, row) => {
+    for (const other of table.querySelectorAll("tr.open")) other.classList.remove("open");
+    row.classList.add("open");
+    timers.forEach(clearTimeout);
+    timers = breakdown(detail, view.seats[seat].quilt, result.breakdown[seat], ui);
+  };
+  for (const seat of order) {
+    const row = document.createElement("tr");
+    row.className = "end-row";
+    row.dataset.seat = String(seat);
+    row.tabIndex = 0;
+    if (seat === view.you) row.classList.add("you");
+    row.append(
+      cell("td", `${result.places[seat]}.`),
+      cell("td", ui.nameOf(seat)),
+      cell("td", result.scores[seat], "end-points"),
+      cell("td", result.empty_patches?.[seat] ?? "–"),
+      cell("td", result.leaderboard_points?.[seat] ?? "–", "end-leaderboard"),
+    );
+    row.addEventListener("click", () => open(seat, row));
+    row.addEventListener("keydown", (event) => event.key === "Enter" && open(seat, row));
+    table.append(row);
+  }
+  const hint = cell("p", t("sq.end.tap_row"), "muted end-hint");
+  const buttons = document.createElement("div");
+  buttons.className = "end-buttons";
+  const again = cell("button", t("sq.end.again"), "primary end-again");
+  again.type = "button";
+  again.addEventListener("click", ui.onAgain);
+  const home = cell("a", t("end.to_start"), "home");
+  home.href = "#/";
+  buttons.append(again, home);
+  box.append(title, table, hint, detail, buttons);
+  return box;
+}
+
+/** Show one player's breakdown: her quilt small, her pattern blocks lit one after another. */
+function breakdown(detail, quilt, score, ui) {
+  const colours = score.remnant_colours ?? {};
+  const grid = quiltGrid(quilt, { colours });
+  grid.classList.add("small");
+  const lines = document.createElement("ol");
+  lines.className = "breakdown-lines";
+  const total = document.createElement("p");
+  total.className = "breakdown-total";
+  total.textContent = t("sq.end.total", { points: score.total });
+  detail.replaceChildren(grid, lines, total);
+  const timers = [];
+  const step = ui.tempoMs ?? STEP_MS;
+  score.blocks.forEach((entry, index) => {
+    timers.push(
+      setTimeout(() => {
+        for (const lit of grid.querySelectorAll(".lit")) lit.classList.remove("lit");
+        grid.querySelector(`[data-cell="${entry.cell[0]},${entry.cell[1]}"]`)?.classList.add("lit");
+        const item = document.createElement("li");
+        item.dataset.block = entry.id;
+        item.textContent = entry.finished
+          ? `${entry.id}: ${calculation(entry)}`
+          : `${entry.id}: ${t("sq.end.unfinished")}`;
+        lines.append(item);
+      }, index * step),
+    );
+  });
+  return timers;
+}

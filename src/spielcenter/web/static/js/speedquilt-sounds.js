@@ -1,0 +1,52 @@
+// Living-room sounds (Wohnzimmer-Geräusche), synthesised with the Web Audio API: a wooden rattle
+// for the dice, a soft thud for a block, a bell for the end. No sound files are downloaded.
+
+let context = null;
+let enabled = false;
+
+/** Turn the sounds on or off (the view setting "sounds"). */
+export function setSounds(on) {
+  enabled = Boolean(on);
+}
+
+function audio() {
+  if (!enabled) return null;
+  const Ctor = window.AudioContext || window.webkitAudioContext;
+  if (!Ctor) return null;
+  context ??= new Ctor();
+  return context;
+}
+
+function tone(ctx, { freq, start, length, type = "sine", gain = 0.15 }) {
+  const osc = ctx.createOscillator();
+  const amp = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(freq, ctx.currentTime + start);
+  amp.gain.setValueAtTime(gain, ctx.currentTime + start);
+  amp.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + start + length);
+  osc.connect(amp).connect(ctx.destination);
+  osc.start(ctx.currentTime + start);
+  osc.stop(ctx.currentTime + start + length + 0.02);
+}
+
+/** Dice rolling on the table: a few short knocks. */
+export function playRoll() {
+  const ctx = audio();
+  if (!ctx) return;
+  for (let i = 0; i < 6; i++)
+    tone(ctx, { freq: 180 + Math.random() * 220, start: i * 0.05, length: 0.05, type: "triangle" });
+}
+
+/** A block laid down or sewn: a low soft thud. */
+export function playBlock() {
+  const ctx = audio();
+  if (ctx) tone(ctx, { freq: 110, start: 0, length: 0.18, gain: 0.25 });
+}
+
+/** The end of the game (or a clock's warning): a little bell. */
+export function playBell() {
+  const ctx = audio();
+  if (!ctx) return;
+  tone(ctx, { freq: 880, start: 0, length: 0.6, gain: 0.1 });
+  tone(ctx, { freq: 1320, start: 0.02, length: 0.4, gain: 0.05 });
+}

@@ -1,0 +1,879 @@
+// The Speedquilt table screen (#/table/<id>): her quilt, the dice, the shop, the neighbours, the
+// history, the giving window, the start choice, the end table and the view settings. The server
+// decides every move: the screen sends the engine's text notation and offers only what the
+// server's `legal` list holds; its own pre-checks only decide what lights up.
+
+import { getJson } from "./api.js";
+import { t, has } from "./i18n.js";
+import { rulesUrl } from "./rules.js";
+import { blockDef, blockSvg, placementCells, quiltGrid, setCatalogue } from "./speedquilt-blocks.js";
+import { diceTray } from "./speedquilt-dice.js";
+import { endTable } from "./speedquilt-end.js";
+import { AUTO_PASS_MS, givingWindow, helpfulDice } from "./speedquilt-giving.js";
+import { historyPanel } from "./speedquilt-history.js";
+import { BlockInfo } from "./speedquilt-info.js";
+import { SewingPlan, canPlace } from "./speedquilt-plan.js";
+import { settingsDialog, tableSettings } from "./speedquilt-settings.js";
+import { shelvesPaidBy, shopPanel } from "./speedquilt-shop.js";
+import { TableSocket } from "./speedquilt-socket.js";
+import { playBell, playBlock, playRoll, setSounds } from "./speedquilt-sounds.js";
+import { StartChoice } from "./speedquilt-choice.js";
+
+const NEIGHBOUR_NAMES = ["Hilde", "Erna", "Gerda"];
+const ANIMATION_MS = { slow: 900, normal: 450, fast: 120 };
+const PHONE_WIDTH = 700;
+
+let catalogueLoaded = null;
+
+function loadCatalogue() {
+  catalogueLoaded ??= getJson("/static/speedquilt-catalogue.json").then(setCatalogue);
+  return catalogueLoaded;
+}
+
+function el(tag, className = "", text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(label, className, onClick) {
+  const node = el("button", className, label);
+  node.type = "button";
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+export class TableScreen {
+  /**
+   * @param root the element the screen draws into
+   * @param tableId the table to show
+   * @param app {me, settings, saveSettings(partial), languageSelect(), newTable(options)}
+   */
+  constructor(root, tableId, app) {
+    this.root = root;
+    this.tableId = tableId;
+    this.app = app;
+    this.view = null;
+    this.legal = [];
+    this.toAct = [];
+    this.seat = null;
+    this.table = null;
+    this.history = [];
+    this.result = null;
+    this.plan = new SewingPlan();
+    this.selected = [];
+    this.buying = null;
+    this.binDice = [];
+    this.binMode = false;
+    this.shopOpen = false;
+    this.tab = "neighbours";
+    this.largeNeighbour = null;
+    this.sewingCell = null;
+    this.settingsOpen = false;
+    this.startChoice = null;
+    this.autoPassTimer = null;
+    this.autoPassFor = null;
+    this.previousShop = null;
+    this.settings = tableSettings(app.settings);
+    this.socket = new TableSocket(
+      tableId,
+      (message) => this.receive(message),
+      (up) => this.connection(up),
+    );
+  }
+
+  async start() {
+    this.root.className = "screen sq-screen";
+    this.root.replaceChildren(el("p", "loading", "Speedquilt …"));
+    await loadCatalogue();
+    this.applySettings();
+    this.socket.connect();
+  }
+
+  stop() {
+    for (const key of ["seq", "phase", "status", "turn", "you"]) delete this.root.dataset[key];
+    this.root.classList.remove("theme-lamp", "theme-linen");
+    document.body.classList.remove("sq-body", "theme-lamp", "theme-linen");
+    clearTimeout(this.autoPassTimer);
+    this.socket.close();
+  }
+
+  build() {
+    if (this.view) this.render();
+  }
+
+  // -- messages ------------------------------------------------------------------------------
+
+  receive(message) {
+    if (message.type === "table.state") {
+      this.table = message.table;
+      this.seat = message.seat;
+      this.history = (message.history ?? []).slice();
+      this.update(message);
+    } else if (message.type === "table.event") {
+      const entry = message.entry;
+      if (entry?.line) this.history.push(entry.line);
+      for (const line of entry?.also ?? []) this.history.push(line);
+      this.sound(entry);
+      this.update(message);
+    } else if (message.type === "table.end") {
+      this.result = message.result;
+      playBell();
+      this.render();
+    } else if (message.type === "error") {
+      if (message.code === "stale") this.socket.resync();
+      const key = `error.${message.code}`;
+      this.say(has(key) ? t(key) : message.message || t("error.unknown"), true);
+      this.pending = false;
+      this.render();
+    }
+  }
+
+  update(message) {
+    const before = this.view;
+    this.view = message.view;
+    this.legal = message.legal ?? [];
+    this.toAct = message.to_act ?? [];
+    this.root.dataset.seq = String(message.seq);
+    this.pending = false;
+    if (this.view.phase === "over" && this.view.scores && !this.result) {
+      this.result = {
+        scores: this.view.scores,
+        places: this.view.places,
+        breakdown: this.view.breakdown,
+        leaderboard_points: this.table?.result?.leaderboard_points,
+        empty_patches: this.view.breakdown?.map((b) => b.empty_patches),
+      };
+    }
+    this.forgetStale(before);
+    this.render();
+  }
+
+  /** Drop selections and plans the new view has made meaningless. */
+  forgetStale(before) {
+    const turn = this.view.turn;
+    const sameTurn =
+      before?.turn && turn && before.turn.seat === turn.seat && before.round === this.view.round;
+    const usable = new Set(
+      (turn?.dice ?? []).map((d) => d.die).filter((d) => !(turn?.used ?? []).includes(d)),
+    );
+    if (!sameTurn || before.turn.rolls !== turn.rolls) {
+      this.plan.clear();
+      this.selected = [];
+      this.buying = null;
+      this.binDice = [];
+      this.binMode = false;
+    }
+    this.selected = this.selected.filter((d) => usable.has(d));
+    for (const die of this.plan.plannedDice()) if (!usable.has(die)) this.plan.unplan(die);
+    if (this.previousShop && JSON.stringify(this.previousShop) !== JSON.stringify(this.view.shop)) {
+      this.slid = {
+        pattern: JSON.stringify(this.previousShop.pattern) !== JSON.stringify(this.view.shop.pattern),
+        kit: JSON.stringify(this.previousShop.kit) !== JSON.stringify(this.view.shop.kit),
+      };
+    } else this.slid = null;
+    this.previousShop = this.view.shop;
+  }
+
+  sound(entry) {
+    const move = entry?.move ?? "";
+    if (move === "roll" || move === "reroll") playRoll();
+    else if (/^(sew|buy|bin place)/.test(move)) playBlock();
+  }
+
+  connection(up) {
+    this.root.classList.toggle("offline", !up);
+    if (!up) this.say(t("status.reconnecting"), true);
+  }
+
+  say(text, isError = false) {
+    this.statusText = text;
+    this.statusError = isError;
+    if (this.statusEl) {
+      this.statusEl.textContent = text;
+      this.statusEl.classList.toggle("error", isError);
+    }
+  }
+
+  // -- sending ---------------------------------------------------------------------------------
+
+  /** Send a move if the server listed it; returns whether it was sent. */
+  play(move) {
+    if (!this.legal.includes(move)) {
+      this.say(t("sq.not_allowed"), true);
+      return false;
+    }
+    clearTimeout(this.autoPassTimer);
+    if (!this.socket.move(move)) {
+      this.say(t("status.reconnecting"), true);
+      return false;
+    }
+    this.pending = true;
+    this.say("");
+    return true;
+  }
+
+  /** The legal move that matches a predicate over its words (dice order may differ). */
+  findLegal(predicate) {
+    return this.legal.find(predicate) ?? null;
+  }
+
+  // -- who is who ----------------------------------------------------------------------------
+
+  /** A seat's name; her own seat is "Du" — except in the history, whose verbs are third person. */
+  nameOf(seat, thirdPerson = false) {
+    const info = this.table?.seats?.find((s) => s.seat === seat);
+    if (seat === this.seat && !thirdPerson) return t("sq.you");
+    if (info?.kind === "computer") {
+      const index = this.table.seats.filter((s) => s.kind === "computer").indexOf(info);
+      return t("sq.computer_name", {
+        name: NEIGHBOUR_NAMES[index % NEIGHBOUR_NAMES.length],
+        level: t(`sq.level.${info.level}`),
+      });
+    }
+    return info?.name || t("sq.player", { n: seat + 1 });
+  }
+
+  get you() {
+    return this.seat;
+  }
+
+  get myTurn() {
+    return this.view?.phase === "turn" && this.view.turn?.seat === this.seat;
+  }
+
+  get myWindow() {
+    return this.view?.turn?.windows?.[String(this.seat)] ?? null;
+  }
+
+  get phone() {
+    return window.innerWidth < PHONE_WIDTH;
+  }
+
+  /** Her finished kits of each kind (thimble, dye bath, scissors, sewing machine, pins). */
+  kits() {
+    const out = {};
+    for (const b of this.view.seats[this.seat]?.quilt ?? []) {
+      const def = blockDef(b.block);
+      if (b.finished && def?.kit) out[def.kit] = (out[def.kit] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  dice() {
+    return Object.fromEntries((this.view.turn?.dice ?? []).map((d) => [d.die, d]));
+  }
+
+  // -- drawing ---------------------------------------------------------------------------------
+
+  applySettings() {
+    const theme = this.settings.table_theme;
+    document.body.classList.add("sq-body");
+    document.body.classList.toggle("theme-lamp", theme === "lamp");
+    document.body.classList.toggle("theme-linen", theme === "linen");
+    this.root.style.setProperty("--sq-anim", `${ANIMATION_MS[this.settings.tempo]}ms`);
+    setSounds(this.settings.sounds);
+  }
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    this.root.dataset.phase = view.phase;
+    this.root.dataset.status = view.status;
+    this.root.dataset.you = String(this.seat);
+    this.root.dataset.turn = view.turn ? String(view.turn.seat) : "";
+    this.root.dataset.legal = String(this.legal.length);
+    this.root.classList.toggle("my-turn", this.myTurn);
+    this.root.classList.toggle("phone", this.phone);
+    const scrollY = window.scrollY;
+    this.info?.close();
+    this.root.replaceChildren();
+    this.info = new BlockInfo(this.root);
+    this.root.append(this.header());
+    if (this.phone) this.root.append(this.phoneTabs());
+    const layout = el("div", "sq-layout");
+    const side = el("aside", "sq-side");
+    side.append(this.neighbours(), historyPanel(this.history, (s) => this.nameOf(s, true)), this.chatPanel());
+    const centre = el("main", "sq-centre");
+    centre.append(this.statusBar(), this.myQuilt(), this.diceArea(), this.actionBar());
+    layout.append(this.shop(), centre, side);
+    this.root.append(layout);
+    this.statusEl = el("p", "status-line", this.statusText ?? "");
+    this.statusEl.classList.toggle("error", Boolean(this.statusError));
+    this.statusEl.setAttribute("role", "status");
+    this.root.append(this.statusEl);
+    this.overlays();
+    window.scrollTo(0, scrollY);
+    this.scheduleAutoPass();
+  }
+
+  header() {
+    const bar = el("header", "sq-toolbar");
+    const back = el("a", "back", "← " + t("app.title"));
+    back.href = "#/";
+    const title = el("h1", "", t("game.speedquilt"));
+    const round = el("span", "sq-round", t("sq.round", { round: this.view.round }));
+    if (this.view.end_round) round.textContent += ` · ${t("sq.last_round", { round: this.view.end_round })}`;
+    const rules = el("a", "rules-link", t("action.rules"));
+    rules.href = rulesUrl("speedquilt");
+    rules.target = "_blank";
+    rules.rel = "noopener";
+    const gear = button("⚙", "gear", () => {
+      this.settingsOpen = true;
+      this.render();
+    });
+    gear.setAttribute("aria-label", t("sq.settings"));
+    gear.title = t("sq.settings");
+    bar.append(back, title, round, rules, this.app.languageSelect(), gear);
+    return bar;
+  }
+
+  phoneTabs() {
+    const tabs = el("nav", "sq-tabs");
+    tabs.setAttribute("role", "tablist");
+    for (const tab of ["neighbours", "history", "chat"]) {
+      const node = button(t(`sq.tab.${tab}`), `tab tab-${tab}`, () => {
+        this.tab = tab;
+        this.render();
+      });
+      node.setAttribute("role", "tab");
+      node.setAttribute("aria-selected", String(this.tab === tab));
+      tabs.append(node);
+    }
+    this.root.dataset.tab = this.tab;
+    return tabs;
+  }
+
+  chatPanel() {
+    const box = el("section", "sq-chat");
+    box.append(el("h2", "", t("sq.tab.chat")));
+    // Chat arrives with tables of several people; a table with computers has none.
+    box.append(el("p", "muted chat-empty", t("sq.chat_empty")));
+    return box;
+  }
+
+  statusBar() {
+    const bar = el("p", "sq-whose");
+    const view = this.view;
+    if (view.phase === "choosing") bar.textContent = t("sq.status.choosing");
+    else if (view.phase === "over") bar.textContent = t("sq.status.over");
+    else if (this.myTurn) bar.textContent = t("sq.status.your_turn");
+    else if (this.myWindow) bar.textContent = t("sq.status.giving");
+    else if (view.turn) bar.textContent = t("sq.status.their_turn", { name: this.nameOf(view.turn.seat) });
+    return bar;
+  }
+
+  // -- her quilt -------------------------------------------------------------------------------
+
+  patchTargets(placed) {
+    const die = this.selected.length === 1 ? this.selected[0] : this.myWindow && this.givingDie;
+    if (!die || placed.finished) return new Set();
+    const dice = this.dice();
+    if (this.myWindow && this.givingDie) {
+      return new Set(
+        placed.filled
+          .map((_, i) => i)
+          .filter((i) => this.legal.includes(`give ${die} to ${placed.block}:${i + 1}`)),
+      );
+    }
+    if (this.binMode) {
+      const def = blockDef(placed.block);
+      const filled = placed.filled.slice();
+      for (const b of this.binDice) if (b.block === placed.block) filled[b.patch - 1] = dice[b.die].value;
+      return new Set(def.patches.map((_, i) => i).filter((i) => canPlace(def, filled, i, dice[die])));
+    }
+    return this.plan.targets(placed, die, dice);
+  }
+
+  blockOpts(placed) {
+    const key = `${placed.x},${placed.y}`;
+    const dice = this.dice();
+    const planned = {};
+    for (const [index, die] of this.plan.of(key)) planned[index] = dice[die];
+    for (const b of this.binDice) if (b.block === placed.block) planned[b.patch - 1] = dice[b.die];
+    return { planned, targets: this.patchTargets(placed) };
+  }
+
+  canSewNow() {
+    return this.myTurn && this.legal.some((m) => m.startsWith("sew "));
+  }
+
+  myQuilt() {
+    const box = el("section", "sq-own");
+    box.append(el("h2", "", t("sq.your_quilt")));
+    const quilt = this.view.seats[this.seat]?.quilt ?? [];
+    const slots = this.placingSlots(quilt);
+    const grid = quiltGrid(quilt, {
+      slots,
+      onSlot: (cell) => this.placeAt(cell),
+      blockOpts: (placed) => this.blockOpts(placed),
+      decorate: (placed, wrap) => this.decorateOwn(placed, wrap, quilt),
+    });
+    if (slots.length) grid.classList.add("placing");
+    box.append(grid);
+    return box;
+  }
+
+  decorateOwn(placed, wrap, quilt) {
+    const key = `${placed.x},${placed.y}`;
+    wrap.classList.toggle("finished", placed.finished);
+    if (this.plan.complete(placed) && this.legal.includes(this.plan.sewMove(placed))) {
+      const sew = button(t("sq.sew"), "sew-button primary", (event) => {
+        event.stopPropagation();
+        this.play(this.plan.sewMove(placed));
+      });
+      wrap.append(sew);
+    }
+    const context = () => ({ placed, quilt, dice: this.view.turn?.dice ?? [], own: true });
+    this.info.attach(wrap, placed.block, context, (event) => this.tapOwn(event, placed, key));
+  }
+
+  /** A tap on her own block: plan/give/bin a die on a patch, or open the sewing view. */
+  tapOwn(event, placed) {
+    const patch = event.target.closest?.("[data-patch]");
+    const index = patch ? Number(patch.dataset.patch) - 1 : null;
+    const targets = this.patchTargets(placed);
+    if (index !== null && targets.has(index)) {
+      this.usePatch(placed, index);
+      return true;
+    }
+    if (this.phone && !this.sewingCell && (this.myTurn || this.myWindow) && !placed.finished) {
+      this.sewingCell = `${placed.x},${placed.y}`;
+      this.render();
+      return true;
+    }
+    return false;
+  }
+
+  usePatch(placed, index) {
+    if (this.myWindow && this.givingDie) {
+      this.play(`give ${this.givingDie} to ${placed.block}:${index + 1}`);
+      this.givingDie = null;
+      return;
+    }
+    const die = this.selected[0];
+    if (this.binMode) {
+      this.binDice = this.binDice.filter((b) => b.die !== die);
+      this.binDice.push({ die, block: placed.block, patch: index + 1 });
+    } else {
+      this.plan.toggle(`${placed.x},${placed.y}`, index, die);
+    }
+    this.selected = [];
+    this.render();
+  }
+
+  placingSlots(quilt) {
+    const drawn = this.view.turn?.drawn;
+    if (this.myTurn && drawn?.block) {
+      return placementCells(quilt).filter((c) => this.legal.includes(`bin place at ${c}`));
+    }
+    if (this.buying) {
+      return placementCells(quilt).filter((c) => this.buyMove(c) !== null);
+    }
+    return [];
+  }
+
+  buyMove(cell) {
+    const prefix = `buy ${this.buying.id} at ${cell} with `;
+    const wanted = [...this.selected].sort().join(" ");
+    return this.findLegal(
+      (m) => m.startsWith(prefix) && m.slice(prefix.length).split(" ").sort().join(" ") === wanted,
+    );
+  }
+
+  placeAt(cell) {
+    if (this.view.turn?.drawn?.block) {
+      this.play(`bin place at ${cell}`);
+      return;
+    }
+    const move = this.buying && this.buyMove(cell);
+    if (move && this.play(move)) {
+      this.buying = null;
+      this.selected = [];
+    }
+  }
+
+  // -- dice --------------------------------------------------------------------------------------
+
+  diceArea() {
+    const box = el("section", "sq-dice-area");
+    const turn = this.view.turn;
+    if (this.view.phase === "choosing") {
+      this.startChoice ??= new StartChoice(() => this.render(), (move) => this.play(move));
+      box.append(this.startChoice.render(this.view, this.legal));
+      return box;
+    }
+    if (!turn || !turn.rolls) {
+      box.append(el("p", "muted dice-waiting", t("sq.dice_waiting")));
+      return box;
+    }
+    const mine = this.myTurn;
+    const rolling = mine && !turn.acted && this.legal.includes("reroll");
+    const planned = this.plan.plannedDice();
+    for (const b of this.binDice) planned.add(b.die);
+    const tray = diceTray(turn, {
+      selected: this.selected.length === 1 ? this.selected[0] : null,
+      multi: new Set(this.selected),
+      basketOpen: rolling,
+      plannedDice: planned,
+      kits: mine ? { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath } : {},
+      onSelect: mine ? (name) => this.selectDie(name) : null,
+      onBasket: (name) => this.toggleBasket(name),
+      onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
+      onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
+    });
+    for (const name of this.selected) tray.querySelector(`[data-die="${name}"]`)?.classList.add("selected");
+    box.append(tray);
+    const machines = mine ? (this.kits().sewing_machine ?? 0) : 0;
+    const left = Math.max(0, 3 + machines - turn.rolls);
+    const facts = el("p", "dice-facts");
+    facts.append(el("span", "rerolls-left", t("sq.rerolls_left", { count: left })));
+    if (!mine) facts.append(" · ", el("span", "", t("sq.dice_of", { name: this.nameOf(turn.seat) })));
+    box.append(facts);
+    if (mine && this.selected.length >= 3) {
+      const paid = shelvesPaidBy(this.selected.map((d) => this.dice()[d].value));
+      if (paid.size) box.append(el("p", "buy-hint", t("sq.buy_hint")));
+    }
+    return box;
+  }
+
+  selectDie(name) {
+    const turn = this.view.turn;
+    if (turn.used.includes(name)) return;
+    if (this.plan.plannedDice().has(name)) {
+      this.plan.unplan(name);
+      this.render();
+      return;
+    }
+    if (this.binDice.some((b) => b.die === name)) {
+      this.binDice = this.binDice.filter((b) => b.die !== name);
+      this.render();
+      return;
+    }
+    this.selected = this.selected.includes(name)
+      ? this.selected.filter((d) => d !== name)
+      : [...this.selected, name];
+    this.buying = null;
+    // On a phone the shop opens by itself once the chosen dice could pay for something.
+    const paid = shelvesPaidBy(this.selected.map((d) => this.dice()[d].value));
+    if (paid.size) this.shopOpen = true;
+    this.render();
+  }
+
+  toggleBasket(name) {
+    const basket = new Set(this.view.turn.basket);
+    if (basket.has(name)) basket.delete(name);
+    else basket.add(name);
+    const order = this.view.turn.dice.map((d) => d.die).filter((d) => basket.has(d));
+    this.play(order.length ? `keep ${order.join(" ")}` : "keep none");
+  }
+
+  // -- the action bar -------------------------------------------------------------------------
+
+  actionBar() {
+    const bar = el("nav", "sq-actions");
+    const legal = new Set(this.legal);
+    const add = (label, move, className = "") => {
+      if (!legal.has(move)) return;
+      const node = button(label, `action ${className}`, () => this.play(move));
+      node.dataset.move = move;
+      bar.append(node);
+    };
+    if (!this.myTurn) return bar;
+    add(t("sq.roll"), "roll", "primary");
+    const left = bar.ownerDocument && this.view.turn ? null : null;
+    void left;
+    if (legal.has("reroll")) {
+      add(t("sq.reroll"), "reroll", "primary");
+    }
+    for (const placed of this.view.seats[this.seat].quilt) {
+      if (this.plan.complete(placed) && legal.has(this.plan.sewMove(placed))) {
+        const node = button(t("sq.sew_block", { block: placed.block }), "action sew primary", () =>
+          this.play(this.plan.sewMove(placed)),
+        );
+        bar.append(node);
+      }
+    }
+    if (this.plan.byCell.size)
+      bar.append(button(t("sq.clear_plan"), "action clear-plan", () => (this.plan.clear(), this.render())));
+    this.binActions(bar, legal);
+    add(t("sq.undo"), "undo");
+    add(t("sq.end_turn"), "end", this.legal.length <= 2 ? "primary" : "");
+    return bar;
+  }
+
+  binActions(bar, legal) {
+    const drawn = this.view.turn?.drawn;
+    if (drawn?.block) {
+      const box = el("div", "bin-drawn");
+      box.append(el("span", "", t("sq.bin.drawn")), blockSvg(drawn.block));
+      if (legal.has("bin return"))
+        box.append(button(t("sq.bin.return"), "action bin-return", () => this.play("bin return")));
+      box.append(el("span", "muted", t("sq.bin.place_hint")));
+      bar.append(box);
+      return;
+    }
+    const binMoves = this.legal.filter((m) => m.startsWith("bin "));
+    if (!binMoves.length) return;
+    if (this.binMode) {
+      const move = this.binMove();
+      const place = button(t("sq.bin.place_dice"), "action bin-dice primary", () => {
+        if (move && this.play(move)) {
+          this.binDice = [];
+          this.binMode = false;
+        }
+      });
+      place.disabled = !move;
+      bar.append(place, button(t("sq.cancel"), "action bin-cancel", () => {
+        this.binMode = false;
+        this.binDice = [];
+        this.render();
+      }));
+      return;
+    }
+    bar.append(el("span", "bin-label", t("sq.bin")));
+    if (binMoves.some((m) => / to /.test(m)))
+      bar.append(button(t("sq.bin.dice"), "action bin-start", () => {
+        this.binMode = true;
+        this.plan.clear();
+        this.render();
+      }));
+    for (const deck of ["pattern", "kit"]) {
+      if (legal.has(`bin draw ${deck}`))
+        bar.append(button(t(`sq.bin.draw_${deck}`), `action bin-draw-${deck}`, () => this.play(`bin draw ${deck}`)));
+    }
+  }
+
+  binMove() {
+    if (!this.binDice.length) return null;
+    const parts = this.binDice.map((b) => `${b.die} to ${b.block}:${b.patch}`);
+    const want = parts.slice().sort().join("|");
+    return this.findLegal((m) => {
+      if (!m.startsWith("bin ") || !m.includes(" to ")) return false;
+      const got = m.slice(4).split(/ (?=(?:red|blue|green|yellow|purple) to )/);
+      return got.slice().sort().join("|") === want;
+    });
+  }
+
+  // -- shop ----------------------------------------------------------------------------------
+
+  shop() {
+    const values = this.selected.map((d) => this.dice()[d]?.value);
+    const buyable = this.myTurn ? shelvesPaidBy(values) : new Set();
+    if (this.myTurn && this.kits().scissors && this.selected.length >= 3) {
+      for (const shelf of ["kit", "pattern"]) {
+        const price = shelf === "kit" ? 3 : 4;
+        if (this.selected.length === price && this.legal.some((m) => m.startsWith("buy ") && this.selectedPay(m)))
+          buyable.add(shelf);
+      }
+    }
+    const panel = shopPanel(this.view, {
+      open: this.shopOpen || buyable.size > 0 || Boolean(this.buying),
+      buyable,
+      chosen: this.buying?.id,
+      slid: this.slid,
+      onToggle: () => {
+        this.shopOpen = !this.shopOpen;
+        this.render();
+      },
+      onBlock: (id, shelf) => this.chooseShopBlock(id, shelf, buyable),
+    });
+    for (const slot of panel.querySelectorAll(".shop-block[data-block]")) {
+      const id = slot.dataset.block;
+      this.info.attach(slot, id, () => ({
+        placed: null,
+        quilt: this.view.seats[this.seat]?.quilt ?? [],
+        dice: this.myTurn && this.view.turn ? this.view.turn.dice.filter((d) => !this.view.turn.used.includes(d.die)) : [],
+        own: true,
+      }), () => {
+        const shelf = slot.closest("[data-shelf]").dataset.shelf;
+        if (!buyable.has(shelf)) return false;
+        this.chooseShopBlock(id, shelf, buyable);
+        return true;
+      });
+    }
+    return panel;
+  }
+
+  selectedPay(move) {
+    const dice = move.split(" with ")[1]?.split(" ") ?? [];
+    return dice.slice().sort().join(" ") === this.selected.slice().sort().join(" ");
+  }
+
+  chooseShopBlock(id, shelf, buyable) {
+    if (!buyable.has(shelf)) return;
+    this.buying = { id, shelf };
+    this.render();
+  }
+
+  // -- neighbours ------------------------------------------------------------------------------
+
+  neighbours() {
+    const box = el("section", "sq-neighbours");
+    box.append(el("h2", "", t("sq.neighbours")));
+    const turn = this.view.turn;
+    for (const seat of this.view.seats) {
+      if (seat.seat === this.seat) continue;
+      const card = el("div", "neighbour");
+      card.dataset.seat = String(seat.seat);
+      const head = el("div", "neighbour-head");
+      head.append(el("strong", "", this.nameOf(seat.seat)));
+      if (turn?.seat === seat.seat && this.view.phase === "turn") head.append(el("span", "badge turn", t("sq.at_turn")));
+      const window = turn?.windows?.[String(seat.seat)];
+      if (window && this.myTurn) {
+        const helpful = helpfulDice(seat.quilt, turn.dice, window.offered);
+        const badge = el("span", "badge helpful", t("sq.helpful_count", { count: helpful.size }));
+        badge.dataset.count = String(helpful.size);
+        head.append(badge);
+      }
+      if (this.view.phase === "choosing")
+        head.append(el("span", "badge", seat.chosen ? t("sq.chosen") : t("sq.choosing")));
+      card.append(head);
+      const grid = quiltGrid(seat.quilt);
+      grid.classList.add("small");
+      card.append(grid);
+      card.addEventListener("click", () => {
+        this.largeNeighbour = seat.seat;
+        this.render();
+      });
+      box.append(card);
+    }
+    return box;
+  }
+
+  neighbourLarge(seat) {
+    const data = this.view.seats[seat];
+    const box = el("section", "sq-neighbour-large");
+    box.setAttribute("role", "dialog");
+    box.append(el("h2", "", t("sq.quilt_of", { name: this.nameOf(seat) })));
+    const grid = quiltGrid(data.quilt, {
+      decorate: (placed, wrap) => {
+        const context = () => ({ placed, quilt: data.quilt, dice: [], own: false });
+        this.info.attach(wrap, placed.block, context);
+      },
+    });
+    box.append(grid, button(t("sq.close"), "close-large primary", () => {
+      this.largeNeighbour = null;
+      this.render();
+    }));
+    return box;
+  }
+
+  // -- overlays ------------------------------------------------------------------------------
+
+  overlays() {
+    const layer = el("div", "sq-overlay");
+    let content = null;
+    if (this.settingsOpen) {
+      content = settingsDialog(
+        this.settings,
+        (partial) => this.changeSetting(partial),
+        () => {
+          this.settingsOpen = false;
+          this.render();
+        },
+      );
+    } else if (this.result && this.view.phase === "over") {
+      content = endTable(this.view, this.result, {
+        nameOf: (s) => this.nameOf(s),
+        tempoMs: ANIMATION_MS[this.settings.tempo] * 2,
+        onAgain: () => this.app.newTable(this.table),
+      });
+    } else if (this.largeNeighbour !== null) {
+      content = this.neighbourLarge(this.largeNeighbour);
+    } else if (this.myWindow && this.legal.length) {
+      const { box } = givingWindow(this.view, {
+        selected: this.givingDie,
+        giverName: this.nameOf(this.view.turn.seat),
+        autoPass: this.settings.auto_continue,
+        kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
+        onSelect: (name) => {
+          this.givingDie = this.givingDie === name ? null : name;
+          this.render();
+        },
+        onPass: () => this.play("pass"),
+        onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
+        onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
+      });
+      layer.classList.add("docked");
+      content = box;
+    } else if (this.sewingCell && this.phone) {
+      content = this.sewingView();
+    }
+    const kind = content?.className ?? null;
+    // Only a window that was not there before pops up; redrawing one that stays is quiet.
+    if (content && kind !== this.overlayKind) layer.classList.add("appear");
+    this.overlayKind = kind;
+    if (!content) return;
+    layer.append(content);
+    this.root.append(layer);
+  }
+
+  /** On a phone: her block large with the dice below; patches are filled right there. */
+  sewingView() {
+    const placed = this.view.seats[this.seat].quilt.find((b) => `${b.x},${b.y}` === this.sewingCell);
+    if (!placed) {
+      this.sewingCell = null;
+      return null;
+    }
+    const box = el("section", "sq-sewing");
+    box.setAttribute("role", "dialog");
+    box.append(el("h2", "", t("sq.sewing_view", { block: placed.block })));
+    const big = el("div", "sewing-block quilt-cell");
+    big.dataset.cell = this.sewingCell;
+    big.append(blockSvg(placed.block, placed.filled, { finished: placed.finished, ...this.blockOpts(placed) }));
+    big.addEventListener("click", (event) => {
+      const patch = event.target.closest?.("[data-patch]");
+      if (!patch) return;
+      const index = Number(patch.dataset.patch) - 1;
+      if (this.patchTargets(placed).has(index)) this.usePatch(placed, index);
+    });
+    box.append(big);
+    if (this.myWindow) {
+      box.append(el("p", "muted", t("sq.giving.tap_die")));
+    } else {
+      box.append(this.diceArea());
+    }
+    const buttons = el("div", "sewing-buttons");
+    if (this.plan.complete(placed) && this.legal.includes(this.plan.sewMove(placed)))
+      buttons.append(button(t("sq.sew"), "sew-button primary", () => {
+        this.play(this.plan.sewMove(placed));
+        this.sewingCell = null;
+      }));
+    buttons.append(button(t("sq.close"), "close-sewing", () => {
+      this.sewingCell = null;
+      this.render();
+    }));
+    box.append(buttons);
+    return box;
+  }
+
+  changeSetting(partial) {
+    Object.assign(this.settings, partial);
+    this.applySettings();
+    this.app.saveSettings(partial);
+    this.render();
+  }
+
+  /** With auto-continue on, pass the giving window after 2 s when none of the dice fits. */
+  scheduleAutoPass() {
+    const window = this.myWindow;
+    const turn = this.view.turn;
+    // One timer per window: a window is one reroll of one turn.
+    const key = window ? `${this.view.round}/${turn.seat}/${turn.rolls}` : null;
+    if (!window || !this.settings.auto_continue || !this.legal.includes("pass")) {
+      clearTimeout(this.autoPassTimer);
+      this.autoPassFor = null;
+      return;
+    }
+    const quilt = this.view.seats[this.seat].quilt;
+    if (helpfulDice(quilt, this.view.turn.dice, window.offered).size) return;
+    if (this.autoPassFor === key) return;
+    this.autoPassFor = key;
+    clearTimeout(this.autoPassTimer);
+    this.autoPassTimer = setTimeout(() => {
+      if (this.myWindow && this.legal.includes("pass")) this.play("pass");
+    }, AUTO_PASS_MS);
+  }
+}

@@ -1,0 +1,185 @@
+// The start page "Spielcenter": the games with new game, restart, play deal number N, variant,
+// rules and statistics; the unfinished games to resume; the account box; the language switch.
+
+import { getJson, listOf } from "./api.js";
+import { accountBox } from "./account.js";
+import { formatDuration, t } from "./i18n.js";
+import { rulesUrl } from "./rules.js";
+import { speedquiltPanel } from "./speedquilt-lobby.js";
+
+/** The patience games of the start page with their variants (the first is the default). */
+export const GAMES = [
+  { game: "cruel", variants: ["classic", "stuck", "perseverance"] },
+  {
+    game: "crazy-quilt",
+    variants: ["classic", "second-redeal", "round-the-corner", "second-redeal+round-the-corner"],
+  },
+];
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function gameTitle(entry) {
+  return `${t(`game.${entry.game}`)} · ${t(`variant.${entry.game}.${entry.variant}`)}`;
+}
+
+function resumeList(open, app) {
+  const section = el("section", "resume");
+  section.append(el("h2", "", t("start.resume")));
+  const list = el("ul", "open-games");
+  for (const entry of open) {
+    const item = el("li");
+    const link = el(
+      "a",
+      "resume-game",
+      `${gameTitle(entry)} — ${t("game.deal", { deal: entry.deal })}`,
+    );
+    link.href = `#/game/${encodeURIComponent(entry.id)}`;
+    const moves = entry.moves ?? entry.moves_made;
+    if (moves !== undefined)
+      link.append(el("span", "resume-moves", ` (${t("game.moves", { count: moves })})`));
+    item.append(link);
+    list.append(item);
+  }
+  section.append(list);
+  return section;
+}
+
+/** Rows of statistics per variant, whichever of the usual shapes the server sends. */
+function statRows(data) {
+  const rows = data?.variants ?? data?.stats ?? data;
+  if (Array.isArray(rows)) return rows.map((row) => [row.variant, row]);
+  if (rows && typeof rows === "object") {
+    return Object.entries(rows).filter(([, row]) => row && typeof row === "object");
+  }
+  return [];
+}
+
+function percent(rate, played, won) {
+  if (typeof rate === "number") return `${Math.round(rate <= 1 ? rate * 100 : rate)} %`;
+  return played ? `${Math.round((100 * won) / played)} %` : "–";
+}
+
+function statsTable(game, data) {
+  const table = el("table", "stats");
+  const head = el("tr");
+  for (const key of [
+    "variant",
+    "played",
+    "won",
+    "rate",
+    "streak",
+    "best_streak",
+    "best_time",
+    "fewest_moves",
+  ]) {
+    head.append(el("th", "", t(`stats.${key}`)));
+  }
+  table.append(head);
+  const rows = statRows(data);
+  if (!rows.length) return el("p", "muted stats-empty", t("stats.none"));
+  for (const [variant, row] of rows) {
+    const tr = el("tr");
+    tr.dataset.variant = variant;
+    const bestTime = row.best_time_ms ?? row.best_time;
+    const cells = [
+      t(`variant.${game}.${variant}`),
+      row.played ?? 0,
+      row.won ?? 0,
+      percent(row.rate ?? row.win_rate, row.played, row.won),
+      row.current_streak ?? row.streak ?? 0,
+      row.best_streak ?? 0,
+      typeof bestTime === "number" ? formatDuration(bestTime) : "–",
+      row.fewest_moves ?? "–",
+    ];
+    for (const cell of cells) tr.append(el("td", "", String(cell)));
+    table.append(tr);
+  }
+  return table;
+}
+
+function gamePanel(spec, open, app) {
+  const panel = el("article", "game-panel");
+  panel.dataset.game = spec.game;
+  panel.append(el("h2", "", t(`game.${spec.game}`)), el("p", "blurb", t(`blurb.${spec.game}`)));
+
+  const variantLabel = el("label", "variant", t("start.variant") + " ");
+  const variant = el("select");
+  variant.name = "variant";
+  for (const name of spec.variants) {
+    const option = el("option", "", t(`variant.${spec.game}.${name}`));
+    option.value = name;
+    variant.append(option);
+  }
+  variantLabel.append(variant);
+
+  const actions = el("div", "panel-actions");
+  const fresh = el("button", "new-game primary", t("start.new_game"));
+  fresh.type = "button";
+  fresh.addEventListener("click", () => app.newGame({ game: spec.game, variant: variant.value }));
+  const last = open.find((entry) => entry.game === spec.game);
+  const restart = el("button", "restart", t("start.restart"));
+  restart.type = "button";
+  restart.disabled = !last;
+  if (last) {
+    restart.title = t("game.deal", { deal: last.deal });
+    restart.addEventListener("click", () => app.newGame({ restart: last.id }));
+  }
+  actions.append(fresh, restart);
+
+  const dealForm = el("form", "deal-form");
+  const dealLabel = el("label", "", t("start.deal_number") + " ");
+  const number = el("input");
+  number.type = "number";
+  number.name = "deal";
+  number.min = "1";
+  number.required = true;
+  dealLabel.append(number);
+  const play = el("button", "play-deal", t("start.play_deal"));
+  play.type = "submit";
+  dealForm.append(dealLabel, play);
+  dealForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    app.newGame({ game: spec.game, variant: variant.value, deal: Number(number.value) });
+  });
+
+  const rules = el("a", "rules-link", t("action.rules"));
+  rules.href = rulesUrl(spec.game);
+  rules.target = "_blank";
+  rules.rel = "noopener";
+  const stats = el("div", "stats-box");
+  stats.append(el("h3", "", t("stats.title")));
+  panel.append(variantLabel, actions, dealForm, rules, stats);
+  getJson(`/api/stats?game=${encodeURIComponent(spec.game)}`)
+    .then((data) => stats.append(statsTable(spec.game, data)))
+    .catch(() => stats.append(el("p", "muted", t("stats.unavailable"))));
+  return panel;
+}
+
+/** Draw the start page into `root`. */
+export async function showStart(root, app) {
+  root.className = "screen start-screen";
+  let open = [];
+  try {
+    open = listOf(await getJson("/api/games?state=open"), "games");
+  } catch {
+    open = [];
+  }
+  const header = el("header", "start-header");
+  const side = el("div", "header-side");
+  side.append(app.languageSelect(), accountBox(app.me, app.reload));
+  header.append(el("h1", "", t("app.title")), side);
+  const body = el("div", "start-body");
+  if (open.length) body.append(resumeList(open, app));
+  const games = el("div", "games");
+  for (const spec of GAMES) games.append(gamePanel(spec, open, app));
+  games.append(speedquiltPanel(app));
+  body.append(games);
+  const error = el("p", "status-line");
+  error.setAttribute("role", "status");
+  root.replaceChildren(header, body, error);
+}

@@ -1,0 +1,135 @@
+"""Browser tests: the real server as a subprocess and Debian's Chromium driven by Playwright.
+
+Each test gets a fresh browser context, so a fresh guest account on the shared server.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+
+from .ui import DESKTOP, PHONE, PageFactory
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-gpu",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SERVER_START_TIMEOUT_S = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_for_health(url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"spielcenter serve exited with {server.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"spielcenter serve did not answer {url}/health in time")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a real Spielcenter server with its own empty data folder."""
+    port = _free_port()
+    data = tmp_path_factory.mktemp("spielcenter-data")
+    log = (data / "server.log").open("wb")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "spielcenter",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_health(url, server)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
+    """Open the Spielcenter in a fresh context: `open_page(viewport=PHONE, locale="de-DE")`.
+
+    The phone viewport comes with a touch screen, so its tests can tap.
+    """
+    contexts = []
+    errors: list[str] = []
+
+    def factory(viewport: ViewportSize = DESKTOP, locale: str = "en-GB") -> Page:
+        context = browser.new_context(
+            viewport=viewport,
+            locale=locale,
+            base_url=server_url,
+            has_touch=viewport == PHONE,
+            is_mobile=viewport == PHONE,
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto("/")
+        page.wait_for_selector(".game-panel")
+        return page
+
+    yield factory
+    for context in contexts:
+        context.close()
+    assert errors == [], f"JavaScript errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """The folder the screenshots of docs/ are written to."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,157 @@
+"""Crazy Quilt in the browser: the rules of seeds 000/002 as a player meets them on screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .ui import PHONE, PageFactory, movable, seq, set_auto_move, start_deal, wait_past
+
+pytestmark = pytest.mark.browser
+
+RANKS = "A23456789TJQK"
+
+
+def waste_top(page: Page) -> str | None:
+    return page.locator('.board [data-dst="w"] [data-card]').first.get_attribute("data-card")
+
+
+def turn_a_card(page: Page) -> None:
+    before = seq(page)
+    page.locator(".board .stock").click()
+    wait_past(page, before)
+
+
+def test_at_the_start_sixteen_quilt_cards_are_available(open_page: PageFactory) -> None:
+    page = open_page()
+    start_deal(page, "crazy-quilt", 1)
+    expect(page.locator(".board .cell.available")).to_have_count(16)
+    expect(page.locator(".board .cell [data-card]")).to_have_count(64)
+
+
+def test_every_other_quilt_card_lies_sideways_starting_upright(open_page: PageFactory) -> None:
+    page = open_page()
+    start_deal(page, "crazy-quilt", 1)
+    across = page.eval_on_selector_all(
+        ".board .cell", "cells => cells.map(c => c.classList.contains('across'))"
+    )
+    assert across == [(r + c) % 2 == 1 for r in range(8) for c in range(8)]
+    a1 = page.locator('.board .cell[data-cell="a1"] .card').bounding_box()
+    b1 = page.locator('.board .cell[data-cell="b1"] .card').bounding_box()
+    assert a1 and b1 and a1["height"] > a1["width"] and b1["width"] > b1["height"]
+
+
+def test_a_turned_stock_card_lies_on_the_waste(open_page: PageFactory) -> None:
+    page = open_page()
+    start_deal(page, "crazy-quilt", 1)
+    set_auto_move(page, False)
+    count = int(page.locator(".board .stock .back-count").text_content() or "")
+    turn_a_card(page)
+    assert waste_top(page) is not None
+    expect(page.locator(".board .stock .back-count")).to_have_text(str(count - 1))
+
+
+def test_a_quilt_card_builds_on_the_waste_one_rank_up_or_down_in_suit(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page()
+    start_deal(page, "crazy-quilt", 1)
+    set_auto_move(page, False)
+    for _ in range(32):
+        turn_a_card(page)
+        for i in range(movable(page).count()):
+            cell = movable(page).nth(i)
+            if not cell.get_attribute("data-cell"):
+                continue
+            cell.click()
+            if page.locator('.board [data-dst="w"].target').count():
+                break
+            page.keyboard.press("Escape")
+        else:
+            continue
+        break
+    name = cell.get_attribute("data-cell")
+    card = cell.locator("[data-card]").get_attribute("data-card")
+    under = waste_top(page)
+    assert card and under and card[1] == under[1]
+    assert abs(RANKS.index(card[0]) - RANKS.index(under[0])) == 1
+    page.screenshot(path=screenshots / "crazy-quilt-desktop.png")
+    before = seq(page)
+    page.locator('.board [data-dst="w"]').click()
+    wait_past(page, before)
+    assert waste_top(page) == card
+    expect(page.locator(f'.board .cell[data-cell="{name}"] [data-card]')).to_have_count(0)
+
+
+def test_a_double_click_sends_a_free_card_to_its_foundation(open_page: PageFactory) -> None:
+    page = open_page()
+    start_deal(page, "crazy-quilt", 1)
+    set_auto_move(page, False)
+    for i in range(movable(page).count()):
+        movable(page).nth(i).click()
+        found = page.locator(".board .foundation.target")
+        if found.count():
+            place = found.first.get_attribute("data-dst")
+            break
+        page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    cell = movable(page).nth(i)
+    card = cell.locator("[data-card]").get_attribute("data-card")
+    before = seq(page)
+    cell.dblclick()
+    wait_past(page, before)
+    expect(page.locator(f'.board [data-dst="{place}"] [data-card]')).to_have_attribute(
+        "data-card", str(card)
+    )
+
+
+def test_a_free_card_is_dragged_onto_a_target(open_page: PageFactory) -> None:
+    page = open_page()
+    start_deal(page, "crazy-quilt", 1)
+    set_auto_move(page, False)
+    source = movable(page).first
+    name = source.get_attribute("data-cell")
+    box = source.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 20, box["y"] + 20, steps=3)
+    target = page.locator(".board .target").first
+    place = target.get_attribute("data-dst")
+    spot = target.bounding_box()
+    assert spot and place
+    before = seq(page)
+    page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=5)
+    page.mouse.up()
+    wait_past(page, before)
+    expect(page.locator(f'.board .cell[data-cell="{name}"] [data-card]')).to_have_count(0)
+
+
+def test_an_empty_stock_may_be_redealt_once_from_the_waste(open_page: PageFactory) -> None:
+    page = open_page()
+    start_deal(page, "crazy-quilt", 2)
+    set_auto_move(page, False)
+    while page.locator(".board .stock .back-count").count():
+        turn_a_card(page)
+    expect(page.locator(".board .stock")).to_have_attribute("data-action", "r")
+    expect(page.locator(".board .redeals-left")).to_have_text("Redeals: 1")
+    turn_a_card(page)
+    expect(page.locator(".board .redeals-left")).to_have_text("Redeals: 0")
+    expect(page.locator(".board .stock .back-count")).to_have_text("32")
+
+
+def test_the_quilt_fits_a_phone_and_plays_by_taps(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(viewport=PHONE)
+    start_deal(page, "crazy-quilt", 1)
+    set_auto_move(page, False)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    quilt = page.locator(".board .quilt").bounding_box()
+    assert quilt and quilt["x"] >= 0 and quilt["x"] + quilt["width"] <= PHONE["width"]
+    turn_a_card(page)
+    movable(page).first.click()
+    expect(page.locator(".board .target")).not_to_have_count(0)
+    page.screenshot(path=screenshots / "crazy-quilt-phone.png", full_page=True)

@@ -1,0 +1,142 @@
+"""The start page, the languages, the rules pages, resuming and the account box."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .ui import PHONE, PageFactory, moves_made, play_first_by_click, set_auto_move, start_deal
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_start_page_offers_both_games(open_page: PageFactory, screenshots: Path) -> None:
+    page = open_page()
+    expect(page.locator("h1")).to_have_text("Spielcenter")
+    for game, title in (("cruel", "Cruel"), ("crazy-quilt", "Crazy Quilt")):
+        panel = page.locator(f'.game-panel[data-game="{game}"]')
+        expect(panel.locator("h2")).to_have_text(title)
+        expect(panel.locator(".new-game")).to_be_enabled()
+        expect(panel.locator(".play-deal")).to_be_visible()
+        expect(panel.locator(".rules-link")).to_have_attribute(
+            "href", f"{page.url.split('#')[0].rstrip('/')}/static/rules/{game}.en.html"
+        )
+    page.screenshot(path=screenshots / "start-desktop.png", full_page=True)
+
+
+def test_the_start_page_fits_a_phone(open_page: PageFactory, screenshots: Path) -> None:
+    page = open_page(viewport=PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=screenshots / "start-phone.png", full_page=True)
+
+
+def test_a_german_browser_gets_german_and_the_switch_changes_to_english(
+    open_page: PageFactory,
+) -> None:
+    page = open_page(locale="de-DE")
+    panel = page.locator('.game-panel[data-game="cruel"]')
+    expect(panel.locator(".new-game")).to_have_text("Neues Spiel")
+    expect(panel.locator(".rules-link")).to_have_text("Regeln")
+    page.locator('select[name="lang"]').select_option("en")
+    expect(panel.locator(".new-game")).to_have_text("New game")
+    page.reload()
+    expect(page.locator('.game-panel[data-game="cruel"] .new-game')).to_have_text("New game")
+
+
+def test_the_game_screen_speaks_german_with_german_card_ranks(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    start_deal(page, "cruel", 1)
+    expect(page.locator(".controls .undo")).to_have_text("Zurück")
+    expect(page.locator(".deal-number")).to_have_text("Spiel Nr. 1")
+    queen = page.locator('.board [data-card^="Q"]').first
+    suit = "♠♥♦♣"["SHDC".index(str(queen.get_attribute("data-card"))[1])]
+    expect(queen).to_have_attribute("aria-label", f"D{suit}")
+    page.screenshot(path=screenshots / "cruel-desktop-de.png")
+    page.locator('select[name="lang"]').select_option("en")
+    expect(page.locator(".controls .undo")).to_have_text("Undo")
+
+
+def test_the_rules_pages_are_reachable_in_both_languages(open_page: PageFactory) -> None:
+    page = open_page()
+    for game, title in (("cruel", "Cruel"), ("crazy-quilt", "Crazy Quilt")):
+        href = page.locator(f'.game-panel[data-game="{game}"] .rules-link').get_attribute("href")
+        rules = page.context.new_page()
+        rules.goto(str(href))
+        expect(rules.locator("h1")).to_have_text(title)
+        expect(rules.locator("html")).to_have_attribute("lang", "en")
+        rules.locator('a[hreflang="de"]').click()
+        expect(rules.locator("html")).to_have_attribute("lang", "de")
+        expect(rules.locator("h2").first).to_have_text("Ziel")
+        rules.close()
+    start_deal(page, "crazy-quilt", 3)
+    expect(page.locator(".controls .rules-link")).to_have_attribute(
+        "href", re.compile(r"/static/rules/crazy-quilt\.en\.html$")
+    )
+
+
+def test_an_unfinished_game_is_offered_for_resuming(open_page: PageFactory) -> None:
+    page = open_page()
+    start_deal(page, "cruel", 5)
+    set_auto_move(page, False)
+    play_first_by_click(page)
+    page.locator(".toolbar .back").click()
+    resume = page.locator(".resume .resume-game")
+    expect(resume).to_have_count(1)
+    expect(resume).to_contain_text("Deal #5")
+    resume.click()
+    page.wait_for_selector(".game-screen[data-seq] .board")
+    assert moves_made(page) == 1
+
+
+def test_restart_on_the_start_page_plays_the_open_deal_from_its_start(
+    open_page: PageFactory,
+) -> None:
+    page = open_page()
+    start_deal(page, "cruel", 7)
+    set_auto_move(page, False)
+    play_first_by_click(page)
+    page.locator(".toolbar .back").click()
+    page.locator('.game-panel[data-game="cruel"] .restart').click()
+    expect(page.locator(".deal-number")).to_have_text("Deal #7")
+    expect(page.locator(".game-screen")).to_have_attribute("data-seq", "0")
+    assert moves_made(page) == 0
+
+
+def test_a_guest_claims_the_account_logs_out_and_logs_in_again(open_page: PageFactory) -> None:
+    page = open_page()
+    name = f"tester{uuid.uuid4().hex[:8]}"
+    account = page.locator(".account")
+    expect(account.locator(".who")).to_have_text("You are playing as a guest.")
+    account.locator("summary").click()
+    claim = account.locator("form.claim")
+    claim.locator('input[name="name"]').fill(name)
+    claim.locator('input[name="password"]').fill("a long secret phrase")
+    claim.locator('button[type="submit"]').click()
+    expect(page.locator(".account .who")).to_have_text(f"Logged in as {name}")
+    page.locator(".account .logout").click()
+    expect(page.locator(".account .who")).to_have_text("You are playing as a guest.")
+    page.locator(".account summary").click()
+    login = page.locator(".account form.login")
+    login.locator('input[name="name"]').fill(name)
+    login.locator('input[name="password"]').fill("a long secret phrase")
+    login.locator('button[type="submit"]').click()
+    expect(page.locator(".account .who")).to_have_text(f"Logged in as {name}")
+    page.locator(".account .logout-all").click()
+    expect(page.locator(".account .who")).to_have_text("You are playing as a guest.")
+
+
+def test_a_wrong_password_is_refused_with_a_message(open_page: PageFactory) -> None:
+    page = open_page()
+    page.locator(".account summary").click()
+    login = page.locator(".account form.login")
+    login.locator('input[name="name"]').fill(f"nobody{uuid.uuid4().hex[:8]}")
+    login.locator('input[name="password"]').fill("not the password at all")
+    login.locator('button[type="submit"]').click()
+    expect(page.locator(".account .account-message")).not_to_be_empty()
+    expect(page.locator(".account .who")).to_have_text("You are playing as a guest.")

@@ -1,0 +1,145 @@
+"""What a player does in the browser, as small steps the tests are written in.
+
+Everything goes through the page as a person would use it: clicks, drags, keys. The only thing
+read besides visible text is the ``data-seq`` the game screen keeps (the last log entry it drew),
+so a step can wait until the server has answered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Locator, Page, ViewportSize, expect
+
+MAX_STEPS = 250
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+PageFactory = Callable[..., Page]
+"""``open_page(viewport=PHONE, locale="de-DE")``: the start page in a fresh browser context."""
+
+
+def start_deal(page: Page, game: str, deal: int, variant: str | None = None) -> None:
+    """From the start page, play deal number ``deal`` of ``game`` and wait for the board."""
+    panel = page.locator(f'.game-panel[data-game="{game}"]')
+    if variant:
+        panel.locator('select[name="variant"]').select_option(variant)
+    panel.locator('input[name="deal"]').fill(str(deal))
+    panel.locator(".play-deal").click()
+    page.wait_for_selector(".game-screen[data-seq] .board")
+
+
+def seq(page: Page) -> int:
+    """The last log entry the game screen has drawn (0 before the first move)."""
+    return int(page.locator(".game-screen").get_attribute("data-seq") or "0")
+
+
+def wait_past(page: Page, before: int) -> None:
+    """Wait until the server's answer to an action has been drawn."""
+    page.wait_for_function(
+        "n => Number(document.querySelector('.game-screen')?.dataset.seq) > n", arg=before
+    )
+
+
+def wait_until_quiet(page: Page, ms: int = 400) -> None:
+    """Wait until no new log entry has arrived for ``ms`` (auto-moves come one after another)."""
+    last = -1
+    while (now := seq(page)) != last:
+        last = now
+        page.wait_for_timeout(ms)
+
+
+def moves_made(page: Page) -> int:
+    """The move counter of the toolbar."""
+    text = page.locator(".move-count").inner_text()
+    match = re.search(r"\d+", text)
+    assert match, text
+    return int(match.group())
+
+
+def set_auto_move(page: Page, on: bool) -> None:
+    """Tick or untick the auto-move box of the game screen."""
+    box = page.locator(".auto-move input")
+    if box.is_checked() != on:
+        box.click()
+
+
+def movable(page: Page) -> Locator:
+    """The places whose card may move now (the server listed a move from them)."""
+    return page.locator(".board [data-src].movable")
+
+
+def top_card(place: Locator) -> Locator:
+    """The card a place shows on top (the last card of a pile)."""
+    return place.locator(".card").last
+
+
+def pick_target(page: Page) -> Locator:
+    """The highlighted target to use: a foundation if one lights up, otherwise the first."""
+    foundations = page.locator(".board .foundation.target")
+    if foundations.count():
+        return foundations.first
+    return page.locator(".board .target").first
+
+
+def play_first_by_click(page: Page) -> bool:
+    """Click the first card that may move, then the target that lights up; False if none can."""
+    sources = movable(page)
+    if sources.count() == 0:
+        return False
+    before = seq(page)
+    top_card(sources.first).click()
+    target = pick_target(page)
+    expect(target).to_be_visible()
+    target.click()
+    wait_past(page, before)
+    return True
+
+
+def play_first_by_drag(page: Page) -> bool:
+    """Drag the first card that may move onto the first target that lights up while dragging."""
+    sources = movable(page)
+    if sources.count() == 0:
+        return False
+    before = seq(page)
+    card = top_card(sources.first).bounding_box()
+    assert card is not None
+    x, y = card["x"] + card["width"] / 2, card["y"] + min(card["height"] / 2, 20)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 12, y + 12, steps=3)
+    box = top_card(pick_target(page)).bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=6)
+    page.mouse.up()
+    wait_past(page, before)
+    return True
+
+
+def play_to_the_end(page: Page, step: Callable[[Page], bool]) -> str:
+    """Play the first highlighted move (redeal when none) until the end screen; its status."""
+    for _ in range(MAX_STEPS):
+        if page.locator(".overlay").is_visible():
+            break
+        if not step(page):
+            redeal = page.locator('.controls button[data-move="r"]')
+            if not redeal.is_enabled():
+                break
+            before = seq(page)
+            redeal.click()
+            wait_past(page, before)
+    expect(page.locator(".overlay .end-box")).to_be_visible()
+    status = page.locator(".game-screen").get_attribute("data-status")
+    assert status is not None
+    return status
+
+
+def board_cards(page: Page, selector: str = ".board .pile") -> list[list[str]]:
+    """The cards of each place matched by ``selector``, bottom to top."""
+    cards: list[list[str]] = page.eval_on_selector_all(
+        selector,
+        "places => places.map(p => [...p.querySelectorAll('[data-card]')]"
+        ".map(c => c.dataset.card))",
+    )
+    return cards

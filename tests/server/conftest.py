@@ -1,0 +1,125 @@
+"""Fixtures of the server tests: an app on its own temporary SQLite database per test.
+
+HTTP and WebSocket both go through Starlette's TestClient (one event loop, the app's lifespan
+runs, cookies are kept per client like a browser).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from spielcenter.server.app import create_app
+from spielcenter.settings import Settings
+
+from .ladder import resolve
+
+# Argon2 at its lowest cost: the tests check what is hashed and verified, not the hash's strength.
+CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+class FakeClock:
+    """A clock the tests move by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(ENV="development", DATA_DIR=tmp_path, DATABASE_URL=None, SECRET_KEY="test")
+
+
+@pytest.fixture
+def make_app(settings: Settings, clock: FakeClock) -> Callable[..., FastAPI]:
+    """A new app on the test's database (calling it twice is a server restart).
+
+    Keyword arguments change settings, e.g. ``make_app(SOCKET_MESSAGE_LIMIT="5/minute")``.
+    """
+
+    def new_app(**changes: Any) -> FastAPI:
+        changed = settings.model_copy(update=changes)
+        return create_app(changed, resolve=resolve, clock=clock, password_hasher=CHEAP)
+
+    return new_app
+
+
+@pytest.fixture
+def make_client(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., TestClient]]:
+    """Clients ("devices"); each new one may be given an app, else it gets one of its own."""
+    opened: list[TestClient] = []
+
+    def open_client(app: FastAPI | None = None) -> TestClient:
+        client = TestClient(app or make_app())
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield open_client
+    for client in reversed(opened):
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def app(make_app: Callable[..., FastAPI]) -> FastAPI:
+    return make_app()
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient], app: FastAPI) -> TestClient:
+    client = make_client(app)
+    me(client)
+    return client
+
+
+def me(client: TestClient) -> dict[str, Any]:
+    """``GET /api/me`` (creating the guest on the first call)."""
+    response = client.get("/api/me")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def csrf(client: TestClient) -> dict[str, str]:
+    """The header every state-changing request of this client carries."""
+    return {"X-CSRF-Token": me(client)["csrf"]}
+
+
+def new_game(client: TestClient, game: str = "ladder", **fields: Any) -> dict[str, Any]:
+    """Create a game through the HTTP API."""
+    response = client.post("/api/games", json={"game": game, **fields}, headers=csrf(client))
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def claim(client: TestClient, name: str = "Anna", password: str = "geheim-1234") -> Any:
+    """Give the client's guest a name."""
+    return client.post(
+        "/api/account/claim", json={"name": name, "password": password}, headers=csrf(client)
+    )
+
+
+def login(client: TestClient, name: str = "Anna", password: str = "geheim-1234") -> Any:
+    """Log the client into an account."""
+    return client.post(
+        "/api/account/login", json={"name": name, "password": password}, headers=csrf(client)
+    )

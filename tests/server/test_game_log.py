@@ -1,0 +1,61 @@
+"""The game service's log: entries of many games committed together, each before its answer."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, func, select
+
+from spielcenter.services.common import ServiceError, utcnow
+from spielcenter.services.games import GameService
+from spielcenter.store.db import make_engine, make_sessionmaker, migrate
+from spielcenter.store.models import Account, GameEntry, GameRecord
+
+from .ladder import resolve
+
+
+async def service_with_games(tmp_path: Path, count: int) -> tuple[GameService, list[str]]:
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'log.sqlite3'}")
+    await migrate(engine)
+    games = GameService(make_sessionmaker(engine), resolve, utcnow)
+    async with games.sessionmaker.begin() as db:
+        db.add(Account(id="anna", settings={}, created_at=utcnow()))
+    ids = [(await games.create("anna", "ladder", deal=n + 1))["id"] for n in range(count)]
+    return games, ids
+
+
+async def test_entries_of_many_games_at_once_are_all_committed(tmp_path: Path) -> None:
+    games, ids = await service_with_games(tmp_path, 20)
+    events = await asyncio.gather(*(games.move("anna", game_id, "d") for game_id in ids))
+    async with games.sessionmaker() as db:
+        stored = await db.scalar(select(func.count()).select_from(GameEntry))
+        seqs = set((await db.execute(select(GameRecord.last_seq))).scalars())
+    await games.close()
+    assert [event["seq"] for event in events] == [1] * 20
+    assert stored == 20 and seqs == {1}
+
+
+async def test_an_entry_is_committed_before_its_event_is_returned(tmp_path: Path) -> None:
+    games, [game_id] = await service_with_games(tmp_path, 1)
+    for expected in (1, 2, 3):
+        event = await games.move("anna", game_id, "d")
+        async with games.sessionmaker() as db:
+            stored = await db.scalar(select(func.max(GameEntry.seq)))
+        assert event["seq"] == stored == expected
+    await games.close()
+
+
+async def test_a_failed_commit_answers_with_an_error_and_forgets_the_unsaved_move(
+    tmp_path: Path,
+) -> None:
+    games, [game_id] = await service_with_games(tmp_path, 1)
+    await games.move("anna", game_id, "d")
+    async with games.sessionmaker.begin() as db:  # the game vanishes under the live position
+        await db.execute(delete(GameRecord).where(GameRecord.id == game_id))
+    with pytest.raises(Exception, match="FOREIGN KEY"):
+        await games.move("anna", game_id, "d")
+    with pytest.raises(ServiceError, match="no game"):
+        await games.open("anna", game_id)
+    await games.close()

@@ -1,0 +1,81 @@
+"""The settings class and the ``spielcenter serve`` command."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from spielcenter.cli import build_parser
+from spielcenter.server.app import create_app
+from spielcenter.settings import ConfigurationError, Settings
+
+
+def test_the_database_defaults_to_a_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
+    settings = Settings(DATA_DIR=tmp_path)
+    assert settings.database_url == f"sqlite+aiosqlite:///{tmp_path / 'spielcenter.sqlite3'}"
+
+
+def test_settings_come_from_spielcenter_environment_variables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SPIELCENTER_DATABASE_URL", "postgresql+asyncpg://db/spielcenter")
+    monkeypatch.setenv("SPIELCENTER_DAY_TIMEZONE", "UTC")
+    settings = Settings()
+    assert settings.database_url == "postgresql+asyncpg://db/spielcenter"
+    assert settings.DAY_TIMEZONE == "UTC"
+
+
+def test_outside_development_a_missing_secret_key_stops_the_start() -> None:
+    with pytest.raises(ConfigurationError, match="SPIELCENTER_SECRET_KEY"):
+        create_app(Settings(ENV="production", SECRET_KEY=None))
+
+
+def test_outside_development_a_given_secret_key_is_used() -> None:
+    assert Settings(ENV="production", SECRET_KEY="s3cret").secret_key == "s3cret"
+
+
+def test_serve_takes_host_port_and_data_dir() -> None:
+    args = build_parser().parse_args(
+        ["serve", "--host", "0.0.0.0", "--port", "9000", "--data-dir", "/tmp/x"]
+    )
+    assert (args.host, args.port, args.data_dir) == ("0.0.0.0", 9000, Path("/tmp/x"))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_serve_starts_a_migrated_server_and_stops_on_sigterm(tmp_path: Path) -> None:
+    port = free_port()
+    command = ["serve", "--port", str(port), "--data-dir", str(tmp_path)]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "spielcenter", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        health = None
+        for _ in range(100):
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert health is not None and health.json() == {"status": "ok"}
+        assert (tmp_path / "spielcenter.sqlite3").is_file()
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=15)
+    # uvicorn shuts down gracefully, then re-raises the signal: the exit says SIGTERM.
+    assert server.returncode in (0, -signal.SIGTERM)
+    assert b"Application shutdown complete" in output and b"stopped" in output

@@ -1,0 +1,380 @@
+"""The Crazy Quilt solver and the honest strategy, read against the rules (seeds 000 and 002).
+
+Every winning line is replayed through the engine's own validating ``play``; every ``lost`` on a
+small constructed end position is checked against a plain brute-force search over the engine's
+own ``legal_moves`` / ``apply`` with no pruning at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import cache
+
+import pytest
+
+from spielcenter.games import Status, get_game
+from spielcenter.games.cards import ACE, KING, SUITS, Card
+from spielcenter.games.crazy_quilt import CELLS, SIZE, VARIANTS, QuiltState
+from spielcenter.games.shuffle import DealNumberError
+from spielcenter.solvers.crazy_quilt import Verdict, solve
+from spielcenter.solvers.crazy_quilt_honest import HonestPlayer, play_honestly, rule_of_thumb
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def replay_from(state: QuiltState, moves: list[str]) -> QuiltState:
+    """Play ``moves`` from ``state`` through the engine's validating edge."""
+    game = get_game("crazy-quilt", state.variant)
+    for text in moves:
+        state = game.play(state, text)
+    return state
+
+
+def brute_force_wins(state: QuiltState) -> bool:
+    """Whether ``state`` can be won: every legal move tried, positions remembered, nothing else."""
+    game = get_game("crazy-quilt", state.variant)
+
+    @cache
+    def wins(position: QuiltState) -> bool:
+        verdict = game.status(position)
+        if verdict is not Status.PLAYING:
+            return verdict is Status.WON
+        return any(wins(game.apply(position, move)) for move in game.legal_moves(position))
+
+    return wins(state)
+
+
+def constructed_end_position(seed: int) -> QuiltState:
+    """A small end position: a few cards left in the quilt, the stock and the waste.
+
+    Each suit leaves its top few up-cards and bottom few down-cards out of the foundations;
+    those cards are spread over a 3 × 3 patch of the quilt (so some block others), the stock
+    and the waste. The variant and the redeals left are drawn too.
+    """
+    rng = random.Random(seed)
+    variant = rng.choice(VARIANTS)
+    redeals = 2 if "second-redeal" in variant else 1
+    loose: list[Card] = []
+    up: list[int] = []
+    down: list[int] = []
+    budget = rng.randint(4, 10)
+    for suit in SUITS:
+        open_up = rng.randint(0, min(3, budget))
+        open_down = rng.randint(0, min(3, budget - open_up))
+        budget -= open_up + open_down
+        up.append(KING - open_up)
+        down.append(ACE + open_down)
+        loose += [Card(rank, suit) for rank in range(KING - open_up + 1, KING + 1)]
+        loose += [Card(rank, suit) for rank in range(ACE, ACE + open_down)]
+    rng.shuffle(loose)
+    in_quilt = rng.randint(0, min(len(loose), 9))
+    in_stock = rng.randint(0, len(loose) - in_quilt)
+    row, column = rng.randint(0, SIZE - 3), rng.randint(0, SIZE - 3)
+    patch = [(row + r) * SIZE + column + c for r in range(3) for c in range(3)]
+    cells: list[Card | None] = [None] * CELLS
+    for cell, card in zip(rng.sample(patch, in_quilt), loose[:in_quilt], strict=True):
+        cells[cell] = card
+    return QuiltState(
+        deal=seed + 1,
+        redeals=redeals,
+        round_the_corner="round-the-corner" in variant,
+        quilt=tuple(cells),
+        stock=tuple(loose[in_quilt : in_quilt + in_stock]),
+        waste=tuple(loose[in_quilt + in_stock :]),
+        up=(up[0], up[1], up[2], up[3]),
+        down=(down[0], down[1], down[2], down[3]),
+        redeals_left=rng.randint(0, redeals),
+    )
+
+
+def crossing_end_position(seed: int) -> QuiltState:
+    """An end position where one rank of one suit still has both copies out (two homes).
+
+    The suit's up foundation waits for rank r and its down foundation too, so its 14 loose
+    cards (r … K going up, A … r going down) are spread over a 3 × 3 patch of the quilt, the
+    stock and the waste; the other suits are complete.
+    """
+    rng = random.Random(seed)
+    variant = rng.choice(VARIANTS)
+    redeals = 2 if "second-redeal" in variant else 1
+    suit = rng.randrange(len(SUITS))
+    rank = rng.randint(ACE + 1, KING - 1)
+    up, down = [KING] * 4, [ACE] * 4
+    up[suit], down[suit] = rank - 1, rank + 1
+    loose = [Card(r, SUITS[suit]) for r in range(rank, KING + 1)]
+    loose += [Card(r, SUITS[suit]) for r in range(ACE, rank + 1)]
+    rng.shuffle(loose)
+    in_quilt = rng.randint(0, 6)
+    in_stock = rng.randint(0, len(loose) - in_quilt)
+    row, column = rng.randint(0, SIZE - 3), rng.randint(0, SIZE - 3)
+    patch = [(row + r) * SIZE + column + c for r in range(3) for c in range(3)]
+    cells: list[Card | None] = [None] * CELLS
+    for cell, card in zip(rng.sample(patch, in_quilt), loose[:in_quilt], strict=True):
+        cells[cell] = card
+    return QuiltState(
+        deal=seed + 1,
+        redeals=redeals,
+        round_the_corner="round-the-corner" in variant,
+        quilt=tuple(cells),
+        stock=tuple(loose[in_quilt : in_quilt + in_stock]),
+        waste=tuple(loose[in_quilt + in_stock :]),
+        up=(up[0], up[1], up[2], up[3]),
+        down=(down[0], down[1], down[2], down[3]),
+        redeals_left=rng.randint(0, redeals),
+    )
+
+
+# -- winning lines ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_winning_line_replays_to_won(variant: str) -> None:
+    game = get_game("crazy-quilt", variant)
+    found = 0
+    for deal in range(1, 40):
+        verdict = solve(deal, variant, node_budget=1_000)
+        if verdict.result == "won":
+            assert game.status(game.replay(deal, verdict.moves)) is Status.WON
+            found += 1
+            if found == 3:
+                break
+    assert found >= 1, f"no deal of {variant} won within the budget: nothing was replayed"
+
+
+def test_the_verdict_is_the_cruel_solvers_type() -> None:
+    from spielcenter.solvers import cruel
+
+    assert Verdict is cruel.Verdict
+
+
+def test_a_won_game_needs_no_moves() -> None:
+    state = constructed_end_position(0)
+    state = QuiltState(
+        state.deal,
+        state.redeals,
+        state.round_the_corner,
+        (None,) * CELLS,
+        (),
+        (),
+        (KING,) * 4,
+        (ACE,) * 4,
+        0,
+    )
+    assert solve(state) == Verdict("won", [], 0)
+
+
+# -- lost only after an exhaustive search ----------------------------------------------------
+
+
+@pytest.mark.parametrize("construct", [constructed_end_position, crossing_end_position])
+def test_constructed_positions_are_true_crazy_quilt_positions(
+    construct: Callable[[int], QuiltState],
+) -> None:
+    for seed in range(50):
+        state = construct(seed)
+        game = get_game("crazy-quilt", state.variant)
+        assert game.decode(game.encode(state)) == state
+
+
+@pytest.mark.parametrize("batch", range(8))
+def test_the_verdict_agrees_with_a_brute_force_search(batch: int) -> None:
+    verdicts = []
+    for seed in range(batch * 40, batch * 40 + 40):
+        state = constructed_end_position(seed)
+        verdict = solve(state, node_budget=1_000_000)
+        truth = brute_force_wins(state)
+        assert verdict.result == ("won" if truth else "lost"), f"seed {seed}"
+        if verdict.result == "won":
+            assert (
+                get_game("crazy-quilt", state.variant).status(replay_from(state, verdict.moves))
+                is Status.WON
+            )
+        verdicts.append(verdict.result)
+    assert "won" in verdicts
+
+
+@pytest.mark.parametrize("batch", range(6))
+def test_the_verdict_agrees_with_brute_force_where_a_rank_has_two_homes(batch: int) -> None:
+    verdicts = []
+    for seed in range(batch * 50, batch * 50 + 50):
+        state = crossing_end_position(seed)
+        verdict = solve(state, node_budget=1_000_000)
+        truth = brute_force_wins(state)
+        assert verdict.result == ("won" if truth else "lost"), f"seed {seed}"
+        if verdict.result == "won":
+            assert (
+                get_game("crazy-quilt", state.variant).status(replay_from(state, verdict.moves))
+                is Status.WON
+            )
+        verdicts.append(verdict.result)
+    assert "won" in verdicts
+    assert "lost" in verdicts
+
+
+def test_lost_verdicts_occur_among_the_constructions() -> None:
+    results = {solve(constructed_end_position(seed)).result for seed in range(320)}
+    assert results == {"won", "lost"}
+
+
+# -- the budget --------------------------------------------------------------------------
+
+
+def test_a_spent_node_budget_answers_unknown() -> None:
+    verdict = solve(1, "classic", node_budget=50)
+    assert verdict.result == "unknown"
+    assert verdict.moves == []
+    assert verdict.nodes > 50
+
+
+def test_a_spent_time_budget_answers_unknown() -> None:
+    assert solve(1, "classic", node_budget=10**9, time_budget=0.0).result == "unknown"
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+
+def test_an_unknown_variant_is_refused() -> None:
+    with pytest.raises(ValueError, match="no variant 'easy'"):
+        solve(1, "easy")
+
+
+def test_a_state_of_another_variant_is_refused() -> None:
+    state = get_game("crazy-quilt", "classic").start(1)
+    with pytest.raises(ValueError, match="not 'second-redeal'"):
+        solve(state, "second-redeal")
+
+
+def test_a_deal_number_out_of_range_is_refused() -> None:
+    with pytest.raises(DealNumberError):
+        solve(0)
+
+
+# -- the honest player never reads the stock -------------------------------------------------
+
+
+def with_stock(state: QuiltState, stock: tuple[Card, ...]) -> QuiltState:
+    """``state`` with another face-down stock (the same cards in another order)."""
+    return QuiltState(
+        state.deal,
+        state.redeals,
+        state.round_the_corner,
+        state.quilt,
+        stock,
+        state.waste,
+        state.up,
+        state.down,
+        state.redeals_left,
+    )
+
+
+def honest_moves(state: QuiltState, limit: int = 400) -> list[str]:
+    """The honest player's moves from ``state`` (it is shown only the views)."""
+    game = get_game("crazy-quilt", state.variant)
+    player = HonestPlayer(node_budget=2_000)
+    moves: list[str] = []
+    while game.status(state) is Status.PLAYING and len(moves) < limit:
+        move = player.choose(game.view_for(state, 0))
+        assert move is not None
+        state = game.play(state, move)
+        moves.append(move)
+    return moves
+
+
+def test_the_view_the_honest_player_sees_holds_no_stock_order() -> None:
+    view = get_game("crazy-quilt", "classic").view_for(get_game("crazy-quilt").start(5), 0)
+    assert "stock" not in view
+    assert view["stock_count"] == 32
+
+
+@pytest.mark.parametrize("deal", [3, 11, 29])
+def test_the_honest_player_decides_alike_until_the_stocks_show_a_difference(deal: int) -> None:
+    first = get_game("crazy-quilt", "second-redeal").start(deal)
+    rng = random.Random(deal)
+    stock = list(first.stock)
+    rng.shuffle(stock)
+    second = with_stock(first, tuple(stock))
+    one, other = honest_moves(first), honest_moves(second)
+    # The k-th card turned in the first pass is stock[k-1]; up to the first turn that shows a
+    # different card, the two games look the same to the player, so its moves must agree.
+    differ = next(k for k in range(32) if first.stock[k] != second.stock[k])
+    turns = 0
+    for index, (a, b) in enumerate(zip(one, other, strict=False)):
+        assert a == b, f"move {index} differs before the stocks showed a difference"
+        turns += a == "s"
+        if turns == differ + 1:
+            break
+    assert turns == differ + 1
+
+
+def test_after_a_redeal_the_honest_player_knows_the_stock_it_turned_over() -> None:
+    game = get_game("crazy-quilt", "classic")
+    state = game.start(7)
+    player = HonestPlayer(node_budget=2_000)
+    while True:
+        move = player.choose(game.view_for(state, 0))
+        assert move is not None
+        state = game.play(state, move)
+        if move == "r":
+            break
+    assert player.known_stock == list(state.stock)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_honest_game_is_played_to_its_end_with_legal_moves(variant: str) -> None:
+    played = play_honestly(2, variant, node_budget=2_000)
+    game = get_game("crazy-quilt", variant)
+    assert played.status in (Status.WON, Status.LOST)
+    assert game.status(game.replay(2, played.moves)) is played.status
+
+
+def test_the_rule_of_thumb_sends_the_wastes_top_card_to_a_foundation_first() -> None:
+    checked = 0
+    for seed in range(200):
+        state = crossing_end_position(seed)
+        view = get_game("crazy-quilt", state.variant).view_for(state, 0)
+        legal = view["legal"]
+        if ("wu" in legal or "wd" in legal) and not any(m[2:] in ("u", "d") for m in legal):
+            assert rule_of_thumb(view) in ("wu", "wd")
+            checked += 1
+    assert checked > 0
+
+
+def test_the_rule_of_thumb_turns_a_stock_card_when_nothing_else_is_worth_doing() -> None:
+    game = get_game("crazy-quilt", "classic")
+    state = game.start(1)
+    view = game.view_for(state, 0)
+    assert view["waste"] == []
+    founding = [move for move in view["legal"] if move[-1] in "ud"]
+    assert (rule_of_thumb(view) == "s") == (not founding)
+
+
+def test_the_rule_of_thumb_has_no_move_when_none_is_legal() -> None:
+    state = constructed_end_position(3)
+    game = get_game("crazy-quilt", state.variant)
+    view = game.view_for(state, 0)
+    view["legal"] = []
+    assert rule_of_thumb(view) is None
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def test_spielcenter_solve_answers_for_crazy_quilt_with_a_line_that_replays(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from spielcenter.cli import main
+
+    game = get_game("crazy-quilt", "second-redeal")
+    deal = next(
+        deal
+        for deal in range(1, 40)
+        if solve(deal, "second-redeal", node_budget=2_000).result == "won"
+    )
+    argv = ["solve", "crazy-quilt", "--variant", "second-redeal", "--deal", str(deal)]
+    assert main([*argv, "--budget", "2000", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["result"] == "won"
+    assert game.status(game.replay(deal, answer["moves"])) is Status.WON

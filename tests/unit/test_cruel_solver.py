@@ -1,0 +1,242 @@
+"""The Cruel solver: won lines replay through the engine, lost is proven, budgets give unknown.
+
+The cross-check is an independent brute force written plainly on the engine's own API (every
+legal move from every reachable state, no pruning at all) over many small random positions of
+each variant, so that every shortcut of the solver is checked against the rules themselves.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from spielcenter.games import get_game
+from spielcenter.games.base import Status
+from spielcenter.games.cards import RANKS, SUITS, Card
+from spielcenter.games.cruel import VARIANTS, CruelState
+from spielcenter.games.shuffle import DealNumberError
+from spielcenter.solvers.cruel import decode_card, encode_card, solve
+
+
+def brute_force_winnable(state: CruelState) -> bool:
+    """Whether any sequence of legal moves wins: a plain search of every reachable state.
+
+    States are told apart by everything but the count of redeals made when the variant allows any
+    number of them (the count changes no rule there, and would make the space endless).
+    """
+    game = get_game("cruel", state.variant)
+
+    def key(here: CruelState) -> CruelState:
+        return here if game.redeals_left(here) is not None else replace(here, redeals=0)
+
+    seen = {key(state)}
+    todo = [state]
+    while todo:
+        here = todo.pop()
+        if game.status(here) is Status.WON:
+            return True
+        for move in game.legal_moves(here):
+            after = game.apply(here, move)
+            if key(after) not in seen:
+                seen.add(key(after))
+                todo.append(after)
+    return False
+
+
+def position(
+    variant: str,
+    piles: list[list[str]],
+    foundations: dict[str, str],
+    moved: bool = True,
+    redeals: int = 0,
+) -> CruelState:
+    """A constructed position, validated by the engine's own decoder."""
+    game = get_game("cruel", variant)
+    piles = piles + [[] for _ in range(12 - len(piles))]
+    data = {
+        "variant": variant,
+        "deal": 1,
+        "piles": piles,
+        "foundations": foundations,
+        "redeals": redeals,
+        "moved": moved,
+    }
+    state: CruelState = game.decode(data)
+    return state
+
+
+def random_small_position(rng: random.Random, variant: str, most: int = 9) -> CruelState:
+    """A position with 2 to ``most`` cards left: the top ranks of each suit, in random piles."""
+    left_per_suit = [0, 0, 0, 0]
+    for _ in range(rng.randint(2, most)):
+        left_per_suit[rng.randrange(4)] += 1
+    cards = [
+        f"{RANKS[rank - 1]}{suit}"
+        for suit, count in zip(SUITS, left_per_suit, strict=True)
+        for rank in range(14 - count, 14)
+    ]
+    rng.shuffle(cards)
+    piles: list[list[str]] = [[] for _ in range(12)]
+    if rng.random() < 0.3:
+        for index, card in enumerate(cards):  # as a deal leaves them: fours from pile 1
+            piles[index // 4].append(card)
+    else:
+        for card in cards:
+            piles[rng.randrange(rng.randint(1, 5))].append(card)
+        if len(piles[0]) > 6:  # keep the piles short enough to be dealt again in fours
+            piles[1], piles[0] = piles[0][6:] + piles[1], piles[0][:6]
+    foundations = {
+        suit: RANKS[12 - count] for suit, count in zip(SUITS, left_per_suit, strict=True)
+    }
+    redeals = rng.randint(0, 2) if variant == "perseverance" else rng.randint(0, 3)
+    return position(variant, piles, foundations, moved=rng.random() < 0.8, redeals=redeals)
+
+
+def replays_to_won(state: CruelState, moves: list[str]) -> bool:
+    game = get_game("cruel", state.variant)
+    for text in moves:
+        state = game.play(state, text)
+    return game.status(state) is Status.WON
+
+
+# -- the two answers agree with the rules ------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("deal", range(1, 9))
+def test_a_winning_line_replays_through_the_engine_to_won(variant, deal):
+    game = get_game("cruel", variant)
+    verdict = solve(deal, variant)
+    assert verdict.result in ("won", "lost")
+    if verdict.result == "won":
+        assert game.status(game.replay(deal, verdict.moves)) is Status.WON
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_won_and_lost_agree_with_a_brute_force_search_of_small_positions(variant):
+    rng = random.Random(f"cruel-solver-{variant}")
+    answers = {"won": 0, "lost": 0}
+    for number in range(200):
+        state = random_small_position(rng, variant, most=9 if number < 150 else 16)
+        verdict = solve(state)
+        assert verdict.result != "unknown"
+        assert (verdict.result == "won") == brute_force_winnable(state), state
+        if verdict.result == "won":
+            assert replays_to_won(state, verdict.moves)
+        answers[verdict.result] += 1
+    # Both answers occur, so that neither direction of the check is empty.
+    assert answers["won"] >= 10 and answers["lost"] >= 10, answers
+
+
+def test_a_line_found_in_the_middle_of_a_game_continues_it_to_won():
+    game = get_game("cruel", "classic")
+    line = solve(2).moves
+    middle = game.replay(2, line[:20])
+    verdict = solve(middle)
+    assert verdict.result == "won"
+    assert replays_to_won(middle, verdict.moves)
+
+
+# -- the dead positions of the rules -----------------------------------------------------------
+
+
+def test_a_king_above_a_lower_card_of_its_suit_among_pile_1s_bottom_four_is_lost_at_once():
+    # Pile 1 always starts with the same cards: the king can never go up before the five.
+    state = position(
+        "classic",
+        [["5S", "KS"], ["6S", "7S"], ["8S", "9S"], ["TS", "JS", "QS"]],
+        {"S": "4", "H": "K", "D": "K", "C": "K"},
+    )
+    verdict = solve(state)
+    assert verdict.result == "lost"
+    assert verdict.nodes <= 1
+    assert not brute_force_winnable(state)
+
+
+def test_a_king_above_a_lower_card_that_a_redeal_can_separate_is_not_lost():
+    # The king lies fifth in pile 1: a redeal puts it into pile 2, away from the queen.
+    state = position(
+        "classic",
+        [["QS", "9H", "TH", "JH", "KS"], ["KH", "QH"]],
+        {"S": "J", "H": "8", "D": "K", "C": "K"},
+    )
+    verdict = solve(state)
+    assert verdict.result == "won"
+    assert replays_to_won(state, verdict.moves)
+    assert brute_force_winnable(state)
+
+
+QUEENS_FREED_BY_A_REDEAL = [["KD", "QC", "KS"], ["QD", "QS", "KH", "QH", "KC"]]
+"""No card can move here; a redeal (eight cards: two piles of four) frees the queens."""
+JACKS_UP = {"S": "J", "H": "J", "D": "J", "C": "J"}
+
+
+def test_a_redeal_needs_a_card_moved_since_the_last_deal():
+    moved = position("classic", QUEENS_FREED_BY_A_REDEAL, JACKS_UP, moved=True)
+    fresh = position("classic", QUEENS_FREED_BY_A_REDEAL, JACKS_UP, moved=False)
+    verdict = solve(moved)
+    assert verdict.result == "won"
+    assert verdict.moves[0] == "r"
+    assert solve(fresh).result == "lost"
+    assert brute_force_winnable(moved)
+    assert not brute_force_winnable(fresh)
+
+
+def test_perseverance_allows_two_redeals_and_no_third():
+    # This position needs two redeals: possible from the start, not once one is spent.
+    none_made = position("perseverance", QUEENS_FREED_BY_A_REDEAL, JACKS_UP, redeals=0)
+    one_made = position("perseverance", QUEENS_FREED_BY_A_REDEAL, JACKS_UP, redeals=1)
+    verdict = solve(none_made)
+    assert verdict.result == "won"
+    assert verdict.moves.count("r") == 2
+    assert replays_to_won(none_made, verdict.moves)
+    assert solve(one_made).result == "lost"
+    assert brute_force_winnable(none_made)
+    assert not brute_force_winnable(one_made)
+
+
+# -- budgets and bad input ---------------------------------------------------------------------
+
+
+def test_a_spent_node_budget_gives_unknown():
+    verdict = solve(1, "classic", node_budget=10)
+    assert verdict.result == "unknown"
+    assert verdict.moves == []
+    assert verdict.nodes == 10
+
+
+def test_a_spent_time_budget_gives_unknown():
+    verdict = solve(1, "classic", time_budget=0.0)
+    assert verdict.result == "unknown"
+
+
+def test_a_state_of_another_variant_is_refused():
+    state = get_game("cruel", "stuck").start(3)
+    with pytest.raises(ValueError, match="variant"):
+        solve(state, "classic")
+
+
+def test_an_unknown_variant_is_refused():
+    with pytest.raises(ValueError, match="no variant"):
+        solve(3, "spider")
+
+
+@pytest.mark.parametrize("deal", [0, -5, 2**63])
+def test_a_deal_number_outside_the_range_is_refused(deal):
+    with pytest.raises(DealNumberError):
+        solve(deal)
+
+
+def test_the_same_position_gives_the_same_verdict():
+    assert solve(7, "perseverance") == solve(7, "perseverance")
+
+
+def test_cards_have_a_compact_code_that_round_trips():
+    codes = {encode_card(Card(rank, suit)) for suit in SUITS for rank in range(1, 14)}
+    assert len(codes) == 52
+    assert all(encode_card(decode_card(code)) == code for code in codes)
+    # The card a card is built on is the next code: a king's next code is no card.
+    assert encode_card(Card.parse("5H")) + 1 == encode_card(Card.parse("6H"))
+    assert encode_card(Card.parse("KH")) + 1 not in codes
