@@ -570,16 +570,23 @@ def test_auto_moves_in_classic_keep_back_a_card_whose_leaving_would_shift_the_ne
     assert auto_moves(state) == []
 
 
-def test_auto_moves_in_classic_take_the_last_card_when_it_can_go_nowhere_but_up():
-    state = pos("5H 8S", "7C 3D 2D")
+def test_auto_moves_in_classic_take_the_last_card_when_the_packet_ends_with_its_run_from_the_king():
+    state = pos("5H 8S", "7C KD QD", "JD", foundations="AS AH TD AC")
     moves = auto_moves(state)
-    assert [str(move) for move in moves] == ["2f"]
+    # JD goes up, then the run behind it follows: QD, then KD
+    assert [str(move) for move in moves] == ["3f", "2f", "2f"]
     after = CLASSIC.apply(state, moves[0])
     # the next redeal deals every other card exactly as before
     redeal_with = CLASSIC.apply(state, REDEAL)
     redeal_without = CLASSIC.apply(after, REDEAL)
     assert layout_order(redeal_with)[:-1] == layout_order(redeal_without)
     assert redeal_with.piles[0] == redeal_without.piles[0]
+
+
+def test_auto_moves_keep_back_a_last_card_that_only_lies_on_its_next_higher_card():
+    # After a redeal 3D and 2D may be split; 3D could move on and 2D follow it elsewhere.
+    state = pos("5H 8S", "7C 3D 2D")
+    assert auto_moves(state) == []
 
 
 def test_auto_moves_take_a_king_that_is_the_last_card():

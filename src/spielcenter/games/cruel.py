@@ -537,9 +537,14 @@ def auto_moves(state: CruelState) -> list[CruelMove]:
       stuck" (the card can always move, so no redeal is allowed until it has gone) and once no
       redeal is left (Perseverance after its two);
     * otherwise only for the last card of the layout in redeal order (the top card of the last
-      pile that has cards) when it can go nowhere but its foundation: a king, or (single-card
-      moves) a card lying on the next higher card of its suit. Nothing follows it in the packet,
-      so the next redeal deals every other card exactly as before.
+      pile that has cards) when the packet ends with its suit running down from the king to it
+      (``… KH QH JH`` sends up ``JH``; a lone king at the end counts too). No card can ever be
+      put between those cards (the one that would fit, one lower, is on the foundation already)
+      and each can only move onto the card just before it in the packet, so the run stays the
+      packet's tail for ever: the card can wait at the end, or go up now, and nothing else about
+      any later layout depends on which.
+      A card merely lying on its next higher card is not enough: after a redeal splits the two,
+      the higher one may move elsewhere and the lower one follow it into the middle of the packet.
     """
     game = make(state.variant)
     moves: list[CruelMove] = []
@@ -560,12 +565,10 @@ def _next_auto_move(game: Cruel, state: CruelState) -> CruelMove | None:
     last = max((n for n, pile in enumerate(state.piles, 1) if pile), default=0)
     if CruelMove(last, None) not in up:
         return None
-    pile = state.piles[last - 1]
-    card = pile[-1]
-    stays = card.rank == KING or (
-        not game.moves_runs and len(pile) > 1 and pile[-2] == Card(card.rank + 1, card.suit)
-    )
-    return CruelMove(last, None) if stays else None
+    card = state.piles[last - 1][-1]
+    run = [Card(rank, card.suit) for rank in range(KING, card.rank - 1, -1)]
+    packet = [c for pile in state.piles for c in pile]
+    return CruelMove(last, None) if packet[-len(run) :] == run else None
 
 
 def _foundations_json(state: CruelState) -> dict[str, str]:
