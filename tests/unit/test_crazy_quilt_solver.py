@@ -17,7 +17,7 @@ from spielcenter.games import Status, get_game
 from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import CELLS, SIZE, VARIANTS, QuiltState
 from spielcenter.games.shuffle import DealNumberError
-from spielcenter.solvers.crazy_quilt import Verdict, solve
+from spielcenter.solvers.crazy_quilt import Verdict, buried, encode_card, solve
 from spielcenter.solvers.crazy_quilt_honest import HonestPlayer, play_honestly, rule_of_thumb
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -215,6 +215,16 @@ def test_the_verdict_agrees_with_brute_force_where_a_rank_has_two_homes(batch: i
 def test_lost_verdicts_occur_among_the_constructions() -> None:
     results = {solve(constructed_end_position(seed)).result for seed in range(320)}
     assert results == {"won", "lost"}
+
+
+def test_on_the_last_pass_a_card_above_every_copy_it_needs_is_stuck() -> None:
+    # Spades: up at 4, down at 5 (so one 5S is founded). 7S can only go up, after 5S and 6S;
+    # the last 5S lies beneath it on the waste, so it can never leave.
+    fnd = (4, KING, KING, KING, 5, ACE, ACE, ACE)
+    five, seven = encode_card(Card.parse("5S")), encode_card(Card.parse("7S"))
+    assert buried(seven, bytes((five,)), fnd)
+    assert not buried(seven, b"", fnd)
+    assert not buried(five, bytes((seven,)), fnd)
 
 
 # -- the budget --------------------------------------------------------------------------

@@ -130,6 +130,23 @@ def test_won_and_lost_agree_with_a_brute_force_search_of_small_positions(variant
     assert answers["won"] >= 10 and answers["lost"] >= 10, answers
 
 
+def test_losses_proven_in_short_trials_carry_over_correctly_in_perseverance():
+    # A small budget cuts the move-order trials short, so that later searches start from the
+    # positions the earlier ones finished; every answer must still match the brute force.
+    rng = random.Random("cruel-solver-carry-over")
+    decided = 0
+    for _ in range(120):
+        state = random_small_position(rng, "perseverance", most=20)
+        verdict = solve(state, node_budget=400)
+        if verdict.result == "unknown":
+            continue
+        decided += 1
+        assert (verdict.result == "won") == brute_force_winnable(state), state
+        if verdict.result == "won":
+            assert replays_to_won(state, verdict.moves)
+    assert decided >= 100
+
+
 def test_a_line_found_in_the_middle_of_a_game_continues_it_to_won():
     game = get_game("cruel", "classic")
     line = solve(2).moves

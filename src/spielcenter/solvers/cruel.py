@@ -266,11 +266,12 @@ def _prefix_frozen(packet: bytes, m: int, runs: bool) -> bool:
 class _Frame:
     """A position on the search path with the moves still to try from it."""
 
-    __slots__ = ("base", "fnd", "left", "moves", "next", "piles")
+    __slots__ = ("base", "fnd", "key", "left", "moves", "next", "piles")
 
     def __init__(
-        self, piles: Piles, fnd: Foundations, left: int, moves: list[Move], base: int
+        self, piles: Piles, fnd: Foundations, left: int, moves: list[Move], base: int, key: bytes
     ) -> None:
+        self.key = key
         self.piles = piles
         self.fnd = fnd
         self.left = left
@@ -294,6 +295,11 @@ class _Search:
     deadline: float = 0.0
     nodes: int = 0
     seen: set[bytes] = field(default_factory=set)
+    stack: list[_Frame] = field(default_factory=list)
+
+    def finished(self) -> set[bytes]:
+        """After an interrupted run: the positions searched to the end (all but the path)."""
+        return self.seen - {frame.key for frame in self.stack}
 
     def _force(
         self, piles: Piles, fnd: Foundations, left: int, path: list[str]
@@ -406,7 +412,7 @@ class _Search:
         moves = self._moves(piles, fnd, left, fresh)
         if not moves:
             return None
-        return _Frame(piles, fnd, left, moves, len(path))
+        return _Frame(piles, fnd, left, moves, len(path), key)
 
     def run(self, piles: Piles, fnd: Foundations, left: int, fresh: bool) -> list[str] | None:
         """A winning line from the position, or ``None`` when there is none."""
@@ -416,7 +422,7 @@ class _Search:
             return path
         if not isinstance(entered, _Frame):
             return None
-        stack = [entered]
+        stack = self.stack = [entered]
         while stack:
             frame = stack[-1]
             del path[frame.base :]
@@ -482,10 +488,15 @@ def solve(
     budget = max(node_budget, 0)
     schedule = [(order, budget // share) for order, share in _TRIALS if budget >= 4 * share]
     schedule.append((_UPS_FIRST, -1))
+    # In Perseverance no position can come back (every move sends a card up, lays a card on its
+    # next-higher card for good, or spends a redeal), so a position searched to the end without a
+    # win is lost, whatever the move order: later searches start from what earlier ones proved.
+    proven: set[bytes] = set()
     nodes = 0
     for order, share in schedule:
         final = share < 0
         search = _Search(
+            seen=set(proven),
             runs=game.moves_runs,
             stuck=state.variant == "stuck",
             budget=budget - nodes if final else share,
@@ -501,6 +512,8 @@ def solve(
             line = search.run(*root)
         except _OutOfBudget:
             nodes += search.nodes
+            if game.moves_runs:
+                proven = search.finished()
             continue
         nodes += search.nodes
         if line is None:
