@@ -1,7 +1,9 @@
 """The message catalogues of Spielcenter, German and English, shared by the browser and the server.
 
-The messages live as Babel ``.po`` files under ``web/i18n/<lang>/LC_MESSAGES/messages.po``; each
-msgid is a key such as ``action.undo`` and each msgstr its text, with ``{name}`` placeholders.
+The messages live as Babel ``.po`` files under ``web/i18n/<lang>/LC_MESSAGES/``: ``messages.po``
+and one file per room that brings many messages of its own (read in name order and merged; a key
+belongs to one file). Each msgid is a key such as ``action.undo`` and each msgstr its text, with
+``{name}`` placeholders.
 
 >>> catalog("de")["action.undo"]
 'Zurück'
@@ -27,20 +29,27 @@ class UnknownLanguageError(LookupError):
 
 
 def catalogue_path(lang: str) -> Path:
-    """Where the ``.po`` file of ``lang`` lies."""
+    """Where the main ``.po`` file of ``lang`` lies."""
     return CATALOGUE_DIR / lang / "LC_MESSAGES" / "messages.po"
+
+
+def catalogue_paths(lang: str) -> list[Path]:
+    """Every ``.po`` file of ``lang``, in the order they are merged."""
+    return sorted(catalogue_path(lang).parent.glob("*.po"))
 
 
 @cache
 def _load(lang: str) -> dict[str, str]:
-    with catalogue_path(lang).open("rb") as handle:
-        po = read_po(handle, locale=lang)
     messages: dict[str, str] = {}
-    for message in po:
-        if not message.id or not isinstance(message.id, str):
-            continue  # the header entry, and plural forms we do not use
-        text = message.string if isinstance(message.string, str) else ""
-        messages[message.id] = text or message.id
+    for path in catalogue_paths(lang):
+        with path.open("rb") as handle:
+            po = read_po(handle, locale=lang)
+        for message in po:
+            if not message.id or not isinstance(message.id, str):
+                continue  # the header entry, and plural forms we do not use
+            text = message.string if isinstance(message.string, str) else ""
+            # An untranslated entry shows its key, as t() does in the browser.
+            messages[message.id] = text or message.id
     return messages
 
 
