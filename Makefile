@@ -20,6 +20,7 @@ typecheck: install
 	$(UV) run mypy
 
 unit: install
+	@./scripts/ensure-services.sh
 	$(UV) run pytest -n 2 -m "not browser"
 
 browser: install
@@ -28,10 +29,13 @@ browser: install
 
 test: install
 	@./scripts/ensure-chromium.sh
+	@./scripts/ensure-services.sh
 	$(UV) run ruff check src tests bench
 	$(UV) run ruff format --check src tests bench
 	$(UV) run mypy
-	$(UV) run pytest -n 2
+	$(UV) run pytest -n 2 -m "not browser"
+	# The browser tests run on their own: Playwright's sync API keeps an event loop in its worker.
+	$(UV) run pytest -n 2 -m browser
 
 bench: install
 	$(UV) run python bench/engines.py

@@ -6,6 +6,7 @@
     uv run python bench/bots.py report FILES... [--histogram docs/bots-solo.png]
     uv run python bench/bots.py balance FILES...            # per block, in strong's games
     uv run python bench/bots.py calibrate FILES... [--write]  # campaign targets from strong solo
+    uv run python bench/bots.py campaigns FILES...          # whole campaigns from those scores
 
 ``--jobs 2`` plays on two processes. Each game is written as one JSON line as soon as it ends, so
 a run that is stopped early still leaves its figures; the other commands sum up any number of
@@ -28,8 +29,9 @@ from typing import Any
 from spielcenter.bots.tournament import play_game, wilson
 
 CAMPAIGN = Path(__file__).parent.parent / "src/spielcenter/games/speedquilt/campaign.toml"
-CLEAR_AIMS = (0.95, 0.85, 0.74, 0.62, 0.50, 0.37, 0.25)
-"""The clear rate of the strong player aimed at per stage: almost always at 1, one in four at 7
+CLEAR_AIMS = (0.96, 0.85, 0.74, 0.62, 0.50, 0.37, 0.25)
+"""The clear rate of the strong player aimed at per stage: almost always at 1 (0.96 leaves room
+for the sampling error above the 95 % the issue asks), one in four at 7
 (design speedquilt.md §6), falling about evenly between."""
 
 
@@ -271,16 +273,48 @@ def _solo_scores(files: list[str]) -> dict[str, list[int]]:
 
 
 def _write_targets(targets: list[int]) -> None:
-    """Replace the target numbers (and the provisional mark) in campaign.toml, nothing else."""
+    """Replace the target numbers in campaign.toml, nothing else."""
     text = CAMPAIGN.read_text(encoding="utf-8")
     parts = re.split(r"(?m)^(?=\[\[stage\]\])", text)
     head, stages = parts[0], parts[1:]
-    head = re.sub(r"(?m)^provisional = true$", "provisional = false", head)
     stages = [
         re.sub(r"(?m)^target = \d+$", f"target = {t}", block)
         for block, t in zip(stages, targets, strict=True)
     ]
     CAMPAIGN.write_text(head + "".join(stages), encoding="utf-8")
+
+
+def _campaigns(args: argparse.Namespace) -> int:
+    """Whole campaigns of the strong player by the rules of ``services/campaign.py``, each
+    stage's score drawn from the measured solo scores under that stage's twists."""
+    import random
+
+    from spielcenter.services.campaign import Progress, after_stage, parse_campaign
+
+    campaign = parse_campaign(CAMPAIGN.read_text(encoding="utf-8"))
+    scores = _solo_scores(args.files)
+    pools = {s["number"]: scores[json.dumps(_twists(s), sort_keys=True)] for s in _stages()}
+    rng = random.Random(args.seed)
+    reached: dict[int, int] = defaultdict(int)
+    finished: list[int] = []
+    for _ in range(args.runs):
+        progress, highest = Progress(), 1
+        while True:
+            highest = max(highest, progress.stage)
+            progress, outcome = after_stage(campaign, progress, rng.choice(pools[progress.stage]))
+            if outcome.completed:
+                finished.append(outcome.campaign_points)
+            if outcome.completed or outcome.restarted:
+                reached[highest] += 1
+                break
+    mean = sum(finished) / len(finished) if finished else 0.0
+    print(
+        f"{args.runs} campaign runs: all seven cleared {len(finished) / args.runs:.1%} "
+        f"(then {mean:.0f} campaign points on average)"
+    )
+    for stage in sorted(reached):
+        print(f"highest stage played {stage}: {reached[stage] / args.runs:.1%}")
+    return 0
 
 
 def main() -> int:
@@ -307,7 +341,13 @@ def main() -> int:
     calibrate.add_argument("files", nargs="+")
     calibrate.add_argument("--check", nargs="*")
     calibrate.add_argument("--write", action="store_true")
+    campaigns = commands.add_parser("campaigns")
+    campaigns.add_argument("files", nargs="+")
+    campaigns.add_argument("--runs", type=int, default=20_000)
+    campaigns.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.command == "campaigns":
+        return _campaigns(args)
     if args.command == "report":
         return _report(args)
     if args.command == "balance":

@@ -1,4 +1,8 @@
-"""Fixtures of the server tests: an app on its own temporary SQLite database per test.
+"""Fixtures of the server tests: an app on its own temporary database per test.
+
+Every test that uses the ``settings`` fixture (so every app and client) runs twice: on a SQLite
+file and on a PostgreSQL database of its own (tests/backends.py starts the cluster).
+``SPIELCENTER_TEST_DATABASES=sqlite`` runs only one of them while developing.
 
 HTTP and WebSocket both go through Starlette's TestClient (one event loop, the app's lifespan
 runs, cookies are kept per client like a browser).
@@ -6,6 +10,7 @@ runs, cookies are kept per client like a browser).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +23,9 @@ from fastapi.testclient import TestClient
 
 from spielcenter.server.app import create_app
 from spielcenter.settings import Settings
+from spielcenter.store.db import make_engine
 
+from ..backends import run_async
 from .ladder import resolve
 
 # Argon2 at its lowest cost: the tests check what is hashed and verified, not the hash's strength.
@@ -43,9 +50,40 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+DATABASES = os.environ.get("SPIELCENTER_TEST_DATABASES", "sqlite,postgresql").split(",")
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """The test's own database: ``None`` is the default SQLite file in ``DATA_DIR``."""
+    if request.param == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres").new_database()
+    return url
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(ENV="development", DATA_DIR=tmp_path, DATABASE_URL=None, SECRET_KEY="test")
+def settings(tmp_path: Path, database_url: str | None) -> Settings:
+    return Settings(
+        ENV="development", DATA_DIR=tmp_path, DATABASE_URL=database_url, SECRET_KEY="test"
+    )
+
+
+def database_rows(settings: Settings, statement: str) -> list[tuple[Any, ...]]:
+    """Run one SQL statement straight on the test's database (either kind) and commit it; the
+    rows it returned."""
+
+    async def read() -> list[tuple[Any, ...]]:
+        engine = make_engine(settings.database_url)
+        try:
+            async with engine.begin() as connection:
+                result = await connection.exec_driver_sql(statement)
+                return [tuple(row) for row in result] if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    rows: list[tuple[Any, ...]] = run_async(read())
+    return rows
 
 
 @pytest.fixture
@@ -64,13 +102,23 @@ def make_app(settings: Settings, clock: FakeClock) -> Callable[..., FastAPI]:
 
 @pytest.fixture
 def make_client(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., TestClient]]:
-    """Clients ("devices"); each new one may be given an app, else it gets one of its own."""
+    """Clients ("devices"); each new one may be given an app, else it gets one of its own.
+
+    The clients of one app share its event loop and its one start (lifespan), like the devices
+    of one real server; asyncpg's pooled connections only work on the loop that opened them.
+    """
     opened: list[TestClient] = []
+    running: dict[int, TestClient] = {}
 
     def open_client(app: FastAPI | None = None) -> TestClient:
         client = TestClient(app or make_app())
+        first = running.get(id(client.app))
+        if first is not None:
+            client.portal = first.portal
+            return client
         client.__enter__()
         opened.append(client)
+        running[id(client.app)] = client
         return client
 
     yield open_client

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -14,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 from spielcenter.services.accounts import normalise_name
 from spielcenter.settings import Settings
 
-from .conftest import claim, csrf, login, me, new_game
+from .conftest import claim, csrf, database_rows, login, me, new_game
 
 
 def test_a_first_visit_creates_a_guest_account_and_session(
@@ -32,9 +30,7 @@ def test_a_first_visit_creates_a_guest_account_and_session(
 
 def test_the_session_token_itself_is_not_stored(client: TestClient, settings: Settings) -> None:
     token = client.cookies["spielcenter_session"]
-    database = Path(settings.DATA_DIR) / "spielcenter.sqlite3"
-    with sqlite3.connect(database) as db:
-        stored = [row[0] for row in db.execute("SELECT token_hash FROM sessions")]
+    stored = [row[0] for row in database_rows(settings, "SELECT token_hash FROM sessions")]
     assert len(stored) == 1 and token not in stored[0] and len(stored[0]) == 64
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
@@ -17,7 +15,7 @@ from spielcenter.games.base import Status
 from spielcenter.services.games import RECENT_EVENTS
 from spielcenter.settings import Settings
 
-from .conftest import new_game
+from .conftest import database_rows, new_game
 from .ladder import line_to
 
 DEAL = 7
@@ -335,8 +333,7 @@ def test_a_fault_of_the_server_is_an_error_and_the_socket_stays(
     game = new_game(client, deal=DEAL)
     with client.websocket_connect("/ws") as ws:
         play(ws, game["id"], ["d"])
-        with sqlite3.connect(Path(settings.DATA_DIR) / "spielcenter.sqlite3") as db:
-            db.execute("DELETE FROM games WHERE id = ?", (game["id"],))
+        database_rows(settings, f"DELETE FROM games WHERE id = '{game['id']}'")
         error = send(ws, type="move", game_id=game["id"], move="d")
         still_open(ws)
     assert error["type"] == "error" and error["code"] == "server_error"

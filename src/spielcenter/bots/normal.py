@@ -2,7 +2,9 @@
 
 It values sewing and buying like the strong player (what a block will still count, which cell
 suits it), and chooses the basket by exact expectimax — but only one roll deep, as if the next
-roll were the last, and a reroll feels like a small gain rather than a gift to the others.
+roll were the last, and a reroll feels like a small gain rather than a gift to the others. So it
+rolls again whenever a basket keeps its plan and a reroll is left (its plan dice stay in the
+basket, so a reroll never loses the plan; it only gives the others their dice).
 """
 
 from __future__ import annotations

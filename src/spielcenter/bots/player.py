@@ -61,8 +61,6 @@ class Player:
     uses_thimble = False
     uses_dye = False
     ninth_only_leading = False
-    lead_prospects = 0.0
-    """The share of unfinished blocks' worth counted when judging the lead (0: points now)."""
 
     def __init__(self) -> None:
         self._actions: dict[Any, list[PlanAction]] = {}
@@ -286,7 +284,7 @@ class Player:
         which ends the game; once the end is set, a ninth block only adds to the quilt)."""
         if not self.ninth_only_leading or len(outlook.quilt) < FULL_QUILT - 1:
             return True
-        return view["end_round"] is not None or leading(view, outlook, seat, self.lead_prospects)
+        return view["end_round"] is not None or leading(view, outlook, seat)
 
     def best_buy(self, outlook: Outlook, shelf: list[str | None]) -> tuple[float, str, Cell] | None:
         """The most valuable block of a shelf, with its cell."""
@@ -434,16 +432,10 @@ def rounds_left(view: JSON) -> float:
     return max(left, 0.0)
 
 
-def leading(view: JSON, outlook: Outlook, seat: Seat, prospects: float = 0.0) -> bool:
-    """Whether this seat's quilt scores more than every other quilt now — with ``prospects``
-    above 0, each quilt's score counts that share of what its unfinished blocks would add."""
-
-    def standing(quilt: dict[Cell, PlacedBlock]) -> float:
-        now = outlook.points(quilt)
-        return now + prospects * (outlook.potential(quilt) - now) if prospects else now
-
-    mine = standing(outlook.quilt)
-    others = [standing(quilt_of(s)) for i, s in enumerate(view["seats"]) if i != seat]
+def leading(view: JSON, outlook: Outlook, seat: Seat) -> bool:
+    """Whether this seat's quilt scores more than every other quilt now."""
+    mine = outlook.points(outlook.quilt)
+    others = [outlook.points(quilt_of(s)) for i, s in enumerate(view["seats"]) if i != seat]
     return all(mine > other for other in others)
 
 

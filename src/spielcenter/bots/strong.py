@@ -53,13 +53,8 @@ class Strong(Player):
         return int(keep_values(final, values, rerolls, cost).argmax())
 
     def reroll_cost(self, view: JSON, belief: GameState) -> float:
-        """What one reroll gives away: a die to every other seat, or solo a giving-turn die."""
-        others = len(view["seats"]) - 1
-        if others == 0:
-            turn = belief.turn
-            # Solo: the giving turn shrinks from 3 dice to 2 to 1; the third reroll costs nothing.
-            return self.solo_die if turn is not None and turn.rolls < 3 else 0.0
-        return self.gift_per_opponent * others
+        """What one reroll gives away (see :func:`gift_cost`)."""
+        return gift_cost(view, belief, self.gift_per_opponent, self.solo_die)
 
     def draw_deck(self, view: JSON, outlook: Outlook) -> str:
         """The deck whose unseen blocks are worth most to this quilt, on average."""
@@ -71,3 +66,15 @@ class Strong(Player):
                 if mean > best[1]:
                     best = (str(deck), mean)
         return best[0]
+
+
+def gift_cost(
+    view: JSON, belief: GameState, per_opponent: float = GIFT_PER_OPPONENT, solo: float = SOLO_DIE
+) -> float:
+    """What one reroll gives away: a die to every other seat, or solo a giving-turn die."""
+    others = len(view["seats"]) - 1
+    if others == 0:
+        turn = belief.turn
+        # Solo: the giving turn shrinks from 3 dice to 2 to 1; the third reroll costs nothing.
+        return solo if turn is not None and turn.rolls < 3 else 0.0
+    return per_opponent * others

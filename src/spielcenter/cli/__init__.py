@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMAND_MODULES = [
     "spielcenter.cli.solve",
+    "spielcenter.cli.winnable",
     "spielcenter.cli.patience",
     "spielcenter.cli.serve",
     "spielcenter.cli.speedquilt",

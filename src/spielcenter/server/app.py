@@ -27,8 +27,9 @@ from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 from .deps import Platform
 from .errors import install_error_handlers
 from .logging import AccessLog, configure_logging, log
+from .nul import RefuseNul
 from .ratelimits import RateLimits
-from .routes import account, games, pages, progress, stats, tables
+from .routes import account, games, ledger, lobby, pages, progress, stats, tables
 from .routes.pages import STATIC
 from .tables import TableRegistry, speedquilt_engine
 from .websocket import Hub
@@ -88,9 +89,10 @@ def create_app(
 
     app = FastAPI(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)
     install_error_handlers(app)
-    for module in (pages, account, games, stats, tables, progress):
+    for module in (pages, account, games, stats, tables, progress, lobby, ledger):
         app.include_router(module.router)
     app.include_router(websocket_router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    app.add_middleware(RefuseNul)
     app.add_middleware(AccessLog)
     return app

@@ -17,6 +17,14 @@ STATUS_OF_CODE = {
     "already_claimed": 409,
     "name_taken": 409,
     "rate_limited": 429,
+    # the lobby (docs/protocol.md, "Lobby over HTTP")
+    "insufficient_taler": 402,
+    "invite_required": 403,
+    "table_full": 409,
+    "already_seated": 409,
+    "not_waiting": 409,
+    "not_seated": 409,
+    "not_started": 409,
 }
 
 

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .nul import REFUSAL, holds_nul
 
 
 class Body(BaseModel):
     """Request bodies: unknown keys are an error, and no type is silently coerced."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        # Portable storage: PostgreSQL cannot hold NUL in text (server/nul.py).
+        if holds_nul(data):
+            raise ValueError(REFUSAL)
+        return data
 
 
 class Credentials(Body):
@@ -40,12 +50,14 @@ class SettingsUpdate(Body):
 
 
 class GameCreate(Body):
-    """A new game: a game and variant with a deal number (or a random one), or a restart."""
+    """A new game: a game and variant with a deal number (or a random one, or with
+    ``winnable_only`` a random one of the proven winnable deals), or a restart."""
 
     game: str | None = Field(default=None, max_length=32)
     variant: str | None = Field(default=None, max_length=32)
     deal: int | None = None
     restart: str | None = Field(default=None, max_length=64)
+    winnable_only: bool = False
 
 
 class MePublic(BaseModel):

@@ -25,6 +25,8 @@ from spielcenter.services.sessions import Login
 
 from .deps import SESSION_COOKIE, Platform
 from .logging import log
+from .nul import REFUSAL as NUL_REFUSAL
+from .nul import json_text_holds_nul, message_ref
 
 MAX_MESSAGE_BYTES = 8 * 1024
 SEND_TIMEOUT_S = 5.0
@@ -272,6 +274,9 @@ async def _answer(platform: Platform, connection: Connection, frame: Mapping[str
         text = frame.get("text")
         if text is None:
             raise BadMessage("send text frames holding JSON")
+        if json_text_holds_nul(text):
+            ref = message_ref(text)
+            raise BadMessage(NUL_REFUSAL)
         # Speedquilt tables have their own messages and actor (server/tables.py).
         from .tables import handle_table_message, table_request
 

@@ -29,6 +29,7 @@ from spielcenter.games.base import (
     Status,
 )
 from spielcenter.games.shuffle import DealNumberError, check_deal
+from spielcenter.solvers.winnable import NoWinnableListError, WinnableListError, winnable_deals
 from spielcenter.store.models import GameEntry, GameRecord
 from spielcenter.store.repositories import GameRepository
 
@@ -132,15 +133,21 @@ class GameService:
         variant: str | None = None,
         deal: int | None = None,
         restart_of: str | None = None,
+        winnable_only: bool = False,
     ) -> JSON:
-        """A new game record; ``restart_of`` deals the same game, variant and deal again."""
+        """A new game record; ``restart_of`` deals the same game, variant and deal again;
+        ``winnable_only`` draws the deal from the ones the solver has proven winnable."""
+        if winnable_only and (deal is not None or restart_of is not None):
+            raise ServiceError(
+                "bad_request", "winnable_only picks the deal itself: send no deal and no restart"
+            )
         if restart_of is not None:
             old = await self.summary(account_id, restart_of)
             game, variant, deal = old["game"], old["variant"], old["deal"]
         if game is None:
             raise ServiceError("bad_request", "say which game to deal, e.g. 'cruel'")
         engine = self._engine(game, variant)
-        deal = self._deal(deal)
+        deal = _winnable_deal(engine) if winnable_only else self._deal(deal)
         now = self.clock()
         row = GameRecord(
             id=new_id(),
@@ -460,6 +467,24 @@ class GameService:
 
 async def _nobody_listens(_event: JSON, _origin: object) -> None:
     """The publisher until a server connects one."""
+
+
+def _winnable_deal(engine: Game[Any, Any]) -> int:
+    """A random deal from the stored list of proven winnable deals of the game and variant.
+
+    A malformed list is the server's fault, not the request's: its error is not caught here.
+    """
+    try:
+        deals = winnable_deals(engine.name, engine.variant)
+    except WinnableListError:
+        raise
+    except (NoWinnableListError, ValueError):
+        raise ServiceError(
+            "bad_request",
+            f"there are no proven winnable deals of {engine.name} {engine.variant} (yet): "
+            "deal a random number or a deal number instead",
+        ) from None
+    return secrets.choice(deals)
 
 
 def _replay(record: Record[Any, Any], kind: str, move: str | None) -> None:

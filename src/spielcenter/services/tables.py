@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -24,9 +24,17 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.bots import LEVELS
 from spielcenter.games.base import JSON, Game, GameError
 from spielcenter.games.shuffle import DealNumberError, check_deal
-from spielcenter.store.models import Account, TableEntry, TableRecord, TableSeat
+from spielcenter.store.models import (
+    Account,
+    SeatClock,
+    TableEntry,
+    TableRecord,
+    TableSeat,
+    TableSetup,
+)
 
 from .common import Clock, ServiceError, as_utc, new_id
+from .ledger import pay_out
 from .results import FinishedGame, record_finished
 
 __all__ = [
@@ -76,6 +84,8 @@ class FinishedTable:
     empty_patches: list[int]
     breakdown: list[JSON]
     finished_at: datetime
+    forfeited: tuple[int, ...] = ()
+    """Seats whose person left the table and had not come back at the end (no payout)."""
 
     def result(self) -> JSON:
         """The end data as the protocol sends it (``result`` of docs/protocol.md)."""
@@ -92,23 +102,39 @@ async def record_finished_table(db: AsyncSession, finished: FinishedTable) -> No
     """A table ended: close it and keep its end data (called once, in the final transaction).
 
     Whatever else a finished table brings (leaderboards, campaign, achievements, taler) joins
-    here, in the same transaction, so it happens exactly when the last entry is committed.
+    here, in the same transaction, so it happens exactly when the last entry is committed: the
+    pot of a staked table is paid out here (docs/ledger.md).
     """
     await db.execute(
         update(TableRecord)
         .where(TableRecord.id == finished.table_id)
         .values(status=FINISHED, result=finished.result(), finished_at=finished.finished_at)
     )
+    await pay_out(
+        db,
+        finished.table_id,
+        finished.accounts,
+        finished.places,
+        finished.forfeited,
+        finished.finished_at,
+    )
 
 
 @dataclass
 class StoredTable:
-    """A table as the store holds it: the row, its seats (in order), names, and its log."""
+    """A table as the store holds it: the row, its seats (in order), names, and its log.
+
+    A lobby table also has its ``setup`` (clocks, stake), the ``clocks`` of its people's seats
+    and the seats whose person continues automatically when nothing fits (``auto_continue``).
+    """
 
     record: TableRecord
     seats: list[TableSeat]
     names: dict[str, str | None]
     entries: list[TableEntry]
+    setup: TableSetup | None = None
+    clocks: dict[int, SeatClock] = field(default_factory=dict)
+    auto_continue: set[int] = field(default_factory=set)
 
     def seat_of(self, account_id: str) -> int | None:
         """The seat of ``account_id`` at this table, or ``None`` (a spectator)."""
@@ -120,7 +146,7 @@ class StoredTable:
     def summary(self) -> JSON:
         """The table summary of docs/protocol.md."""
         row = self.record
-        return {
+        summary: JSON = {
             "id": row.id,
             "game": row.game,
             "variant": row.variant,
@@ -133,16 +159,34 @@ class StoredTable:
             "finished_at": as_utc(row.finished_at).isoformat() if row.finished_at else None,
             "result": row.result,
         }
+        if self.setup is not None:
+            summary["setup"] = _setup(self.setup)
+        return summary
 
     def _seat(self, seat: TableSeat) -> JSON:
+        if seat.account_id is None and seat.level is None:
+            return {"seat": seat.seat, "kind": "free"}
         if seat.account_id is None:
             return {"seat": seat.seat, "kind": "computer", "level": seat.level}
+        clock = self.clocks.get(seat.seat)
         return {
             "seat": seat.seat,
             "kind": "human",
             "account_id": seat.account_id,
             "name": self.names.get(seat.account_id),
+            "away": clock is not None and clock.away is not None,
         }
+
+
+def _setup(setup: TableSetup) -> JSON:
+    return {
+        "think": setup.think_seconds,
+        "giving": setup.giving_seconds,
+        "stake": setup.stake,
+        "stand_in": setup.stand_in,
+        "private": setup.private,
+        "invite": setup.invite,
+    }
 
 
 class TableService:
@@ -225,7 +269,22 @@ class TableService:
                 ).scalars()
             )
             names = await _names(db, [s.account_id for s in seats if s.account_id])
-        return StoredTable(row, seats, names, entries)
+            setup = await db.get(TableSetup, table_id)
+            clocks = (
+                await db.execute(select(SeatClock).where(SeatClock.table_id == table_id))
+            ).scalars()
+            auto = await _auto_continue(db, seats)
+        return StoredTable(row, seats, names, entries, setup, {c.seat: c for c in clocks}, auto)
+
+    async def auto_continue(self, stored: StoredTable) -> set[int]:
+        """The seats whose person has "automatisch weiter" on now (read again on each open)."""
+        async with self.sessionmaker() as db:
+            return await _auto_continue(db, stored.seats)
+
+    async def save_clocks(self, table_id: str, clocks: Sequence[SeatClock]) -> None:
+        """Store seat clocks and presence that changed without an entry (a warning, an absence)."""
+        async with self.sessionmaker.begin() as db:
+            await _write_clocks(db, table_id, clocks)
 
     async def open_ids(self) -> list[str]:
         """The ids of every table still being played (to restart their actors)."""
@@ -253,12 +312,20 @@ class TableService:
             return list((await db.execute(query)).scalars())
 
     async def append(
-        self, table_id: str, seq: int, seat: int, move: str, finished: FinishedTable | None
+        self,
+        table_id: str,
+        seq: int,
+        seat: int,
+        move: str,
+        finished: FinishedTable | None,
+        clocks: Sequence[SeatClock] = (),
     ) -> None:
-        """Commit one accepted decision (and, if it ended the game, the end) in one transaction."""
+        """Commit one accepted decision (and, if it ended the game, the end) in one transaction,
+        with the seat clocks it started or stopped."""
         now = self.clock()
         async with self.sessionmaker.begin() as db:
             db.add(TableEntry(table_id=table_id, seq=seq, seat=seat, move=move, created_at=now))
+            await _write_clocks(db, table_id, clocks)
             await db.execute(
                 update(TableRecord).where(TableRecord.id == table_id).values(last_seq=seq)
             )
@@ -272,6 +339,28 @@ class TableService:
                         table_id, engine, finished.deal, log, finished.accounts, now
                     ),
                 )
+
+
+async def _write_clocks(db: AsyncSession, table_id: str, clocks: Sequence[SeatClock]) -> None:
+    for clock in clocks:
+        await db.execute(
+            update(SeatClock)
+            .where(SeatClock.table_id == table_id, SeatClock.seat == clock.seat)
+            .values(
+                kind=clock.kind,
+                deadline=clock.deadline,
+                away=clock.away,
+                disconnected_at=clock.disconnected_at,
+            )
+        )
+
+
+async def _auto_continue(db: AsyncSession, seats: Sequence[TableSeat]) -> set[int]:
+    people = {s.account_id: s.seat for s in seats if s.account_id is not None}
+    if not people:
+        return set()
+    result = await db.execute(select(Account.id, Account.settings).where(Account.id.in_(people)))
+    return {people[i] for i, settings in result.all() if (settings or {}).get("auto_continue")}
 
 
 async def _log(db: AsyncSession, table_id: str) -> list[tuple[int, str]]:
@@ -327,7 +416,9 @@ async def _names(db: AsyncSession, account_ids: list[str]) -> dict[str, str | No
     return {account_id: name for account_id, name in result.all()}
 
 
-def finished_table(stored: StoredTable, result: JSON, finished_at: datetime) -> FinishedTable:
+def finished_table(
+    stored: StoredTable, result: JSON, finished_at: datetime, forfeited: Sequence[int] = ()
+) -> FinishedTable:
     """The :class:`FinishedTable` of ``stored`` from the end data the actor computed."""
     row = stored.record
     return FinishedTable(
@@ -339,5 +430,6 @@ def finished_table(stored: StoredTable, result: JSON, finished_at: datetime) -> 
         accounts=[seat.account_id for seat in stored.seats],
         levels=[seat.level for seat in stored.seats],
         finished_at=finished_at,
+        forfeited=tuple(forfeited),
         **{key: list(value) for key, value in result.items()},
     )

@@ -8,9 +8,13 @@ and — when the position is lost and the caller passed the moves played — how
   keeps a winnable game winnable. When the solver cannot decide in its budget, a heuristic move is
   given instead; when the game is lost, the hint finds the last position of the game that could
   still be won.
-* **Crazy Quilt** hides the stock order, and a hint must not give it away: the hint looks only at
-  ``game.view_for(state, 0)`` (what the player sees) and prefers foundation moves, then building
-  on the waste where that frees quilt cards, then turning a stock card.
+* **Crazy Quilt** hides the stock order, and a hint must not give it away: the hint is the honest
+  player's choice (:mod:`spielcenter.solvers.crazy_quilt_honest`). It looks only at
+  ``game.view_for(state, 0)`` (what the player sees) and, given the moves played, at the views
+  along them: after a redeal the player knows the stock (the waste it turned over), and the
+  solver looks for a winning line from what it knows. Before that, the honest player's rules of
+  thumb: safe foundation moves, other foundation moves, building on the waste where that frees
+  quilt cards or lets another follow, turning a stock card, the redeal.
 """
 
 from __future__ import annotations
@@ -19,17 +23,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from spielcenter.games.base import JSON, Game, Status
+from spielcenter.games.base import JSON, Game, GameError, Status
 from spielcenter.games.cards import Card
-from spielcenter.games.crazy_quilt import CELL_INDEX, SHORT_ENDS, is_available
+from spielcenter.games.crazy_quilt import CELL_INDEX, REDEAL, STOCK
 from spielcenter.games.cruel import Cruel, CruelState
 
+from .crazy_quilt import solve_position
+from .crazy_quilt_honest import cards_freed, known_position, rule_of_thumb
 from .cruel import solve
 
 HintVerdict = Literal["winnable", "lost", "unknown"]
 
 HINT_NODE_BUDGET = 20_000
 """Positions the solver may search for one hint (well under a second)."""
+
+QUILT_HINT_NODE_BUDGET = 5_000
+"""Positions the solver may search for one Crazy Quilt hint once the stock is known (a few
+tenths of a second)."""
+
 
 UNDO_NODE_BUDGET = 20_000
 """Positions the solver may search for each earlier position when looking for where to undo to."""
@@ -56,17 +67,19 @@ def hint(
     history: Sequence[str] | None = None,
     *,
     node_budget: int = HINT_NODE_BUDGET,
+    quilt_budget: int = QUILT_HINT_NODE_BUDGET,
 ) -> Hint:
     """A hint for ``state`` of ``game``.
 
     ``history`` is the list of moves played from the deal's start (as a :class:`Record` keeps
-    it); with it, a hint for a lost Cruel game says how far to undo. Raises ``ValueError`` for a
-    game that has no hints.
+    it); with it, a hint for a lost Cruel game says how far to undo, and the Crazy Quilt hint
+    knows the stock the player turned over at a redeal. Raises ``ValueError`` for a game that
+    has no hints, or a Crazy Quilt history that does not lead to ``state``.
     """
     if isinstance(game, Cruel):
         return cruel_hint(game, state, history, node_budget=node_budget)
     if game.name == "crazy-quilt":
-        return quilt_hint(game.view_for(state, 0))
+        return crazy_quilt_hint(game, state, history, node_budget=quilt_budget)
     raise ValueError(f"there are no hints for {game.name!r}; hints exist for Cruel and Crazy Quilt")
 
 
@@ -134,51 +147,89 @@ def _undo_point(game: Cruel, state: CruelState, history: Sequence[str] | None) -
 
 # -- Crazy Quilt -------------------------------------------------------------------------------
 
-_QUILT_FOUNDATION_TARGETS = ("u", "d")
+
+def crazy_quilt_hint(
+    game: Game[Any, Any],
+    state: Any,
+    history: Sequence[str] | None = None,
+    *,
+    node_budget: int = QUILT_HINT_NODE_BUDGET,
+) -> Hint:
+    """The Crazy Quilt hint: the honest player's choice from what the player has seen.
+
+    Only ``game.view_for(state, 0)`` is read of ``state``; with ``history`` (the moves played
+    since the deal) the player also remembers the stock it turned over at its last redeal.
+    Raises ``ValueError`` when ``history`` does not lead to ``state``.
+    """
+    view = game.view_for(state, 0)
+    known = None if history is None else remembered_stock(game, view, history)
+    return quilt_hint(view, known, node_budget=node_budget)
 
 
-def quilt_hint(view: JSON) -> Hint:
-    """The Crazy Quilt hint, from the player's view only (never the stock order).
+def remembered_stock(game: Game[Any, Any], view: JSON, history: Sequence[str]) -> list[Card] | None:
+    """The stock order, top card first, that a player who made ``history`` knows by now.
 
-    Foundation moves first (the one that frees most quilt cards), then a quilt card onto the
-    waste that frees quilt cards, then turning a stock card, then the redeal, then any other move.
+    The history is replayed from the deal's start, looking only at the engine's views, as the
+    player saw them: at a redeal the waste (bottom card first) turned over unshuffled becomes the
+    stock, top card first; each turned card leaves it. ``None`` before the first redeal. Raises
+    ``ValueError`` for a history that is not a game of this deal leading to ``view``.
+    """
+    position = game.start(int(view["deal"]))
+    known: list[Card] | None = None
+    for number, text in enumerate(history, start=1):
+        try:
+            move = game.format_move(game.parse_move(text))
+            seen = game.view_for(position, 0) if move == REDEAL else None
+            position = game.play(position, move)
+        except GameError as exc:
+            raise ValueError(f"move {number} of the history ({text!r}): {exc}") from None
+        if seen is not None:
+            known = [Card.parse(card) for card in seen["waste"]]
+        elif move == STOCK and known:
+            known.pop(0)
+    if game.view_for(position, 0) != view:
+        raise ValueError("the history does not lead to this position")
+    return known
+
+
+def quilt_hint(
+    view: JSON,
+    known_stock: Sequence[Card] | None = None,
+    *,
+    node_budget: int = QUILT_HINT_NODE_BUDGET,
+) -> Hint:
+    """The Crazy Quilt hint from the player's view (and the stock order it remembers, if any).
+
+    With the stock known (after a redeal) the solver looks for a winning line from what the
+    player knows: its first move keeps the game winnable. Otherwise, as the honest player does,
+    :func:`rule_of_thumb` chooses (a lone legal move needs no rule); ``lost`` when the solver
+    proved that no winning line is left.
     """
     legal: list[str] = list(view.get("legal", []))
     if view.get("status") == Status.WON.value:
         return Hint(None, "winnable", "hint.won")
     if not legal:
         return Hint(None, "lost", "hint.none")
-    quilt = _quilt_from_view(view)
-
-    def freed(move: str) -> int:
-        return _cards_freed(quilt, move[:2]) if move[:2] in CELL_INDEX else 0
-
-    ups = [m for m in legal if m[-1] in _QUILT_FOUNDATION_TARGETS]
-    if ups:
-        return Hint(max(ups, key=freed), "unknown", "hint.quilt.foundation")
-    freeing = [m for m in legal if m.endswith("w") and m[:2] in CELL_INDEX and freed(m) > 0]
-    if freeing:
-        return Hint(max(freeing, key=freed), "unknown", "hint.quilt.waste_frees")
-    if "s" in legal:
-        return Hint("s", "unknown", "hint.quilt.turn")
-    if "r" in legal:
-        return Hint("r", "unknown", "hint.quilt.redeal")
-    return Hint(legal[0], "unknown", "hint.quilt.waste")
+    lost = False
+    if known_stock is not None:
+        verdict = solve_position(known_position(view, known_stock), node_budget=node_budget)
+        if verdict.result == "won" and verdict.moves and verdict.moves[0] in legal:
+            return Hint(verdict.moves[0], "winnable", "hint.quilt.keeps_winnable")
+        lost = verdict.result == "lost"
+    move = legal[0] if len(legal) == 1 else rule_of_thumb(view)
+    assert move is not None  # there is a legal move
+    if lost:
+        return Hint(move, "lost", "hint.quilt.no_winning_line")
+    return Hint(move, "unknown", _quilt_reason(view, move))
 
 
-def _quilt_from_view(view: JSON) -> list[Card | None]:
-    rows = view["quilt"]
-    return [None if text is None else Card.parse(text) for row in rows for text in row]
-
-
-def _cards_freed(quilt: list[Card | None], cell_name: str) -> int:
-    """How many quilt cards become available when the card at ``cell_name`` leaves."""
-    cell = CELL_INDEX[cell_name]
-    after = list(quilt)
-    after[cell] = None
-    neighbours = {
-        other for other, ends in enumerate(SHORT_ENDS) if cell in ends and quilt[other] is not None
-    }
-    return sum(
-        1 for other in neighbours if not is_available(quilt, other) and is_available(after, other)
-    )
+def _quilt_reason(view: JSON, move: str) -> str:
+    """The i18n key that says why the rule of thumb chose ``move``."""
+    if move in (STOCK, REDEAL):
+        return "hint.quilt.turn" if move == STOCK else "hint.quilt.redeal"
+    if move[-1] in ("u", "d"):
+        return "hint.quilt.foundation"
+    quilt = [None if text is None else Card.parse(text) for row in view["quilt"] for text in row]
+    if cards_freed(quilt, CELL_INDEX[move[:2]]):
+        return "hint.quilt.waste_frees"
+    return "hint.quilt.waste_follows"

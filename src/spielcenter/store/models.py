@@ -237,3 +237,89 @@ class TableEntry(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# -- tables with several people: lobby, clocks, absence, taler, chat (migration 0004) -----------
+
+
+class TableSetup(Base):
+    """How a lobby table is played: its clocks, its stake, who stands in, how to invite.
+
+    ``think_seconds`` / ``giving_seconds`` are ``None`` for a table without that clock.
+    """
+
+    __tablename__ = "table_setups"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    think_seconds: Mapped[int | None] = mapped_column(Integer)
+    giving_seconds: Mapped[int | None] = mapped_column(Integer)
+    stake: Mapped[int] = mapped_column(BigInteger, default=0)
+    stand_in: Mapped[str] = mapped_column(String(16))
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite: Mapped[str] = mapped_column(String(32), unique=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SeatClock(Base):
+    """One seat's clock and presence at a started table.
+
+    ``deadline`` is absolute (the grace follows it), so a restarted server re-arms it; ``away``
+    says why a computer plays the seat now (``left``, ``timeout``, ``disconnected``) or is
+    ``None``; ``disconnected_at`` is when her last socket closed.
+    """
+
+    __tablename__ = "table_seat_clocks"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str | None] = mapped_column(String(8))
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    away: Mapped[str | None] = mapped_column(String(16))
+    disconnected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LedgerTransaction(Base):
+    """One movement of taler: its entries sum to zero (double entry).
+
+    ``key`` makes a movement happen at most once (``opening:<account>``, ``stake:<table>``,
+    ``payout:<table>``).
+    """
+
+    __tablename__ = "ledger_transactions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(80), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    table_id: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LedgerEntry(Base):
+    """One leg of a movement: ``amount`` taler to (positive) or from (negative) a ledger account
+    (``player:<account id>``, ``house``, ``pot:<table id>``)."""
+
+    __tablename__ = "ledger_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    transaction_id: Mapped[int] = mapped_column(
+        ForeignKey("ledger_transactions.id", ondelete="CASCADE"), index=True
+    )
+    account: Mapped[str] = mapped_column(String(48), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class ChatLine(Base):
+    """One line of a table's chat, as written (plain text; clients show it as text)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -14,6 +14,7 @@ from spielcenter.bots.expectimax import SHAPE, buy_table, index_of
 from spielcenter.bots.memo import block_cache
 from spielcenter.bots.strong import Strong
 from spielcenter.games.speedquilt.model import Block, Colour, Deck, Patch, Rule
+from spielcenter.games.speedquilt.state import Window
 
 from ..speedquilt.engine_helpers import chosen, clear_quilt, game, lay, rolled
 
@@ -114,3 +115,34 @@ def test_finished_scissors_buy_a_pattern_block_with_three_equal_dice(level: str)
     state = rolled(state, 0, [4, 4, 4, 2, 1], rolls=3)
     text = get_bot(level).decide(engine, engine.view_for(state, 0), 0, {})
     assert text.startswith("buy P") and len(text.split(" with ")[1].split()) == 4
+
+
+def _a_window_with_a_one_and_a_six() -> tuple[Any, Any]:
+    engine = game(2)
+    state = clear_quilt(chosen(engine, 40), 0)
+    lay(state, 0, (0, 0), "P05")  # yellow 1 1 any: a 1 helps a little
+    lay(state, 0, (1, 0), "P01", filled=(None, 3, 4))  # only the 6 is missing: a 6 finishes it
+    window = Window([Colour.RED, Colour.BLUE])
+    return engine, rolled(state, 1, [1, 6, 2, 2, 2], rolls=2, windows={0: window})
+
+
+def test_easy_takes_the_first_die_that_fits_while_giving() -> None:
+    engine, state = _a_window_with_a_one_and_a_six()
+    text = get_bot("easy").decide(engine, engine.view_for(state, 0), 0, {})
+    assert text == "give red to P05:1"
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_normal_and_strong_take_the_die_that_helps_most_while_giving(level: str) -> None:
+    engine, state = _a_window_with_a_one_and_a_six()
+    text = get_bot(level).decide(engine, engine.view_for(state, 0), 0, {})
+    assert text == "give blue to P01:1"
+
+
+def test_normal_likes_to_reroll_once_more_even_when_its_dice_sew_a_block() -> None:
+    engine = game(2)
+    state = clear_quilt(chosen(engine, 41), 0)
+    lay(state, 0, (0, 0), "P05")  # yellow 1 1 any
+    state = rolled(state, 0, [1, 1, 4, 3, 2], rolls=1)
+    text = get_bot("normal").decide(engine, engine.view_for(state, 0), 0, {})
+    assert text.startswith("keep") and {"red", "blue"} <= set(text.split())

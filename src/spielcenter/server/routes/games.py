@@ -18,7 +18,12 @@ async def create_game(
 ) -> dict[str, Any]:
     """A new game; play it over the WebSocket."""
     return await platform.games.create(
-        login.account_id, body.game, body.variant, body.deal, restart_of=body.restart
+        login.account_id,
+        body.game,
+        body.variant,
+        body.deal,
+        restart_of=body.restart,
+        winnable_only=body.winnable_only,
     )
 
 

@@ -153,7 +153,7 @@ export class GameScreen {
       this.render();
       if (message.type === "event" && message.event?.kind === "move") this.autoMove();
     } else if (message.type === "hint") {
-      this.showHint(message.move ?? null);
+      this.showHint(message.move ?? null, message.text, message.undo_to);
     } else if (message.type === "error") {
       this.pending = false;
       // Another device moved first: fetch what we missed; the board follows.
@@ -337,10 +337,13 @@ export class GameScreen {
     }
   }
 
-  showHint(move) {
+  /** Light up the hinted move and say it, with what the solver knows ("keeps it winnable"). */
+  showHint(move, verdictKey, undoTo) {
     this.hint = move;
     this.decorate();
-    this.say(move ? t("hint.show", { move: this.describe(move) }) : t("hint.none"));
+    const said = move ? t("hint.show", { move: this.describe(move) }) : t("hint.none");
+    const known = verdictKey && has(verdictKey) ? t(verdictKey, { undo_to: undoTo ?? "" }) : "";
+    this.say(known ? `${said} ${known}` : said);
   }
 
   /** A move in words for people: "7♠ → 8♠", "K♥ → foundation", "redeal". */

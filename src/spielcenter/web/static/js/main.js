@@ -6,6 +6,7 @@ import { browserLanguage, has, LANGUAGES, language, loadLanguage, t } from "./i1
 import { showStart } from "./start.js";
 import { GameScreen } from "./game.js";
 import { TableScreen } from "./speedquilt-table.js";
+import { addProgressLink, ProgressScreen, progressRoute } from "./progress.js";
 
 const root = document.getElementById("app");
 let screen = null;
@@ -15,9 +16,10 @@ const app = {
   settings: {},
 
   /** Start a new game (a given deal, a fresh one, or a restart of a game) and go to it. */
-  async newGame({ game, variant, deal, restart }) {
+  async newGame({ game, variant, deal, restart, winnableOnly }) {
     const body = restart ? { restart } : { game, variant };
     if (deal !== undefined) body.deal = deal;
+    else if (winnableOnly && !restart) body.winnable_only = true;
     try {
       const created = await send("POST", "/api/games", body);
       location.hash = `#/game/${encodeURIComponent(created.id)}`;
@@ -114,8 +116,11 @@ function route() {
     screen.start();
     // Reachable from the console (and the browser tests): the screen and its socket.
     window.spielcenterScreen = screen;
+  } else if (progressRoute(location.hash)) {
+    screen = new ProgressScreen(root, progressRoute(location.hash), app);
+    screen.start();
   } else {
-    showStart(root, app);
+    showStart(root, app).then(() => addProgressLink(root));
   }
 }
 

@@ -78,7 +78,8 @@ export function blockSvg(id, filled = null, opts = {}) {
     }),
   );
   if (def.colour) {
-    svg.append(svgEl("text", { x: 13, y: 20, class: `frame-symbol c-${def.colour}` }, SYMBOLS[def.colour]));
+    const symbol = { x: 13, y: 20, class: `frame-symbol c-${def.colour}` };
+    svg.append(svgEl("text", symbol, SYMBOLS[def.colour]));
   }
   if (!def.colour && opts.chosenColour) {
     // The colour the game chose for a finished remnant: a dot with its symbol.
@@ -124,18 +125,23 @@ function patchRow(def, filled, opts) {
       }),
     );
     const mid = x + size / 2;
+    const text = (className, scale) => ({
+      x: mid,
+      y: y + size * 0.7,
+      class: className,
+      "font-size": size * scale,
+    });
     const shown = value ?? planned?.value;
     if (shown !== null && shown !== undefined) {
-      cell.append(svgEl("text", { x: mid, y: y + size * 0.7, class: "patch-value", "font-size": size * 0.58 }, shown));
+      cell.append(svgEl("text", text("patch-value", 0.58), shown));
     } else if (patch.value) {
-      cell.append(svgEl("text", { x: mid, y: y + size * 0.7, class: "patch-need", "font-size": size * 0.55 }, patch.value));
+      cell.append(svgEl("text", text("patch-need", 0.55), patch.value));
     } else if (patch.letter) {
-      cell.append(svgEl("text", { x: mid, y: y + size * 0.7, class: "patch-letter", "font-size": size * 0.5 }, patch.letter));
+      cell.append(svgEl("text", text("patch-letter", 0.5), patch.letter));
     }
     if (patch.colour) {
-      cell.append(
-        svgEl("text", { x: x + size - 1, y: y + size + 7, class: `patch-symbol c-${patch.colour}` }, SYMBOLS[patch.colour]),
-      );
+      const at = { x: x + size - 1, y: y + size + 7, class: `patch-symbol c-${patch.colour}` };
+      cell.append(svgEl("text", at, SYMBOLS[patch.colour]));
     }
     group.append(cell);
   });
@@ -154,7 +160,12 @@ export function quiltBounds(quilt, extra = []) {
   if (!cells.length) return { minX: 0, minY: 0, maxX: 2, maxY: 0 };
   const xs = cells.map((c) => c[0]);
   const ys = cells.map((c) => c[1]);
-  return { minX: Math.min(...xs), minY: Math.min(...ys), maxX: Math.max(...xs), maxY: Math.max(...ys) };
+  return {
+    minX: Math.min(...xs),
+    minY: Math.min(...ys),
+    maxX: Math.max(...xs),
+    maxY: Math.max(...ys),
+  };
 }
 
 /** The free cells where a bought or drawn block may lie (touching, within 3 × 3). */

@@ -37,7 +37,10 @@ export class StartChoice {
     const box = document.createElement("section");
     box.className = "sq-choice";
     if (!me.hand || me.chosen || !legal.some((m) => m.startsWith("choose "))) {
-      box.append(Object.assign(document.createElement("p"), { className: "muted", textContent: t("sq.choice.waiting") }));
+      const waiting = document.createElement("p");
+      waiting.className = "muted";
+      waiting.textContent = t("sq.choice.waiting");
+      box.append(waiting);
       return box;
     }
     const title = document.createElement("h2");

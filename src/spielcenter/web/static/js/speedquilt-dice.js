@@ -22,7 +22,8 @@ export function dieSvg(die) {
     t("sq.die_label", { colour: t(`sq.colour.${die.colour}`), value: die.value }),
   );
   svg.append(svgEl("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" }));
-  for (const [cx, cy] of PIPS[die.value] ?? []) svg.append(svgEl("circle", { cx, cy, r: 8, class: "pip" }));
+  for (const [cx, cy] of PIPS[die.value] ?? [])
+    svg.append(svgEl("circle", { cx, cy, r: 8, class: "pip" }));
   svg.append(svgEl("text", { x: 88, y: 96, class: "die-symbol" }, SYMBOLS[die.colour]));
   return svg;
 }
@@ -88,10 +89,11 @@ function kitButtons(die, ui) {
   const box = document.createElement("div");
   box.className = "kit-buttons";
   if (ui.kits?.thimble) {
+    const thimble = t("sq.kit.thimble");
     if (die.value > 1)
-      box.append(smallButton("−1", "thimble minus", () => ui.onThimble(die.die, -1), t("sq.kit.thimble")));
+      box.append(smallButton("−1", "thimble minus", () => ui.onThimble(die.die, -1), thimble));
     if (die.value < 6)
-      box.append(smallButton("+1", "thimble plus", () => ui.onThimble(die.die, +1), t("sq.kit.thimble")));
+      box.append(smallButton("+1", "thimble plus", () => ui.onThimble(die.die, +1), thimble));
   }
   if (ui.kits?.dye_bath) {
     for (const colour of COLOURS) {

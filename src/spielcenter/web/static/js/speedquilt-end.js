@@ -34,7 +34,9 @@ export function endTable(view, result, ui) {
   for (const key of ["rank", "player", "points", "empty", "leaderboard"])
     head.append(cell("th", t(`sq.end.${key}`)));
   table.append(head);
-  const order = result.places.map((place, seat) => seat).sort((a, b) => result.places[a] - result.places[b] || a - b);
+  const order = result.places
+    .map((place, seat) => seat)
+    .sort((a, b) => result.places[a] - result.places[b] || a - b);
   const detail = document.createElement("div");
   detail.className = "end-detail";
   let timers = [];

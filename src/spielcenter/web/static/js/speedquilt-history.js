@@ -39,10 +39,14 @@ export function historyText(line, nameOf) {
   if (line.start_player !== undefined) p.start_player = nameOf(line.start_player);
   if (line.placements)
     p.placements = line.placements
-      .map((x) => t("sq.history.placement", { die: dieWord(x.die), block: x.block, patch: x.patch }))
+      .map((x) =>
+        t("sq.history.placement", { die: dieWord(x.die), block: x.block, patch: x.patch }),
+      )
       .join(", ");
   if (line.places)
-    p.places = line.places.map((place, seat) => `${place}. ${nameOf(seat)} (${line.scores[seat]})`).join(", ");
+    p.places = line.places
+      .map((place, seat) => `${place}. ${nameOf(seat)} (${line.scores[seat]})`)
+      .join(", ");
   let key = line.key;
   // A start choice or a blind draw reads differently for the one who knows the blocks.
   if (line.key === "history.choose" && !line.row) key = "history.choose_hidden";

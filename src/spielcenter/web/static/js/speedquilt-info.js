@@ -12,6 +12,18 @@ import { PRICE } from "./speedquilt-shop.js";
 
 const LONG_PRESS_MS = 450;
 
+// The block whose info she pinned: it stays open while the table is drawn anew (others move).
+let pinnedId = null;
+
+// A tap anywhere else closes a pinned block info (the tap that opens one stops on its way).
+document.addEventListener("click", (event) => {
+  const box = document.querySelector(".sq-info.pinned");
+  if (!box || box.contains(event.target)) return;
+  box.hidden = true;
+  box.classList.remove("pinned");
+  pinnedId = null;
+});
+
 function colourWord(colour) {
   return `${t(`sq.colour.${colour}`)} ${SYMBOLS[colour]}`;
 }
@@ -28,7 +40,7 @@ export function calculation(entry) {
   if (entry.line === "fixed") return t("sq.calc.fixed", { points: entry.points });
   if (entry.line === "all_colours")
     return t("sq.calc.all_colours", { count: entry.count, points: entry.points });
-  const what = t(`sq.count.${entry.line}.${number}`, { colour });
+  const what = t(`sq.count.${entry.line}.${number}`, { colour, count: entry.count });
   return t("sq.calc.times", {
     count: entry.count,
     what,
@@ -60,7 +72,11 @@ export function describeBlock(def, filled) {
     }
     let sentence;
     if (patch.colour && patch.value)
-      sentence = t("sq.patch.colour_value", { n, colour: colourWord(patch.colour), value: patch.value });
+      sentence = t("sq.patch.colour_value", {
+        n,
+        colour: colourWord(patch.colour),
+        value: patch.value,
+      });
     else if (patch.colour) sentence = t("sq.patch.colour", { n, colour: colourWord(patch.colour) });
     else if (patch.value) sentence = t("sq.patch.value", { n, value: patch.value });
     else sentence = t("sq.patch.any", { n });
@@ -80,14 +96,19 @@ function inShop(def, context) {
     for (const die of dice) counts[die.value] = (counts[die.value] ?? 0) + 1;
     const [value, most] = Object.entries(counts).sort((a, b) => b[1] - a[1])[0];
     out.push(
-      most >= need ? t("sq.now.can_buy", { count: need, value }) : t("sq.now.cannot_buy", { count: need }),
+      most >= need
+        ? t("sq.now.can_buy", { count: need, value })
+        : t("sq.now.cannot_buy", { count: need }),
     );
   }
   if (def.colour && context.quilt) {
     const have = context.quilt.filter((b) => blockDef(b.block)?.colour === def.colour).length;
     out.push(
       have
-        ? t("sq.now.have_colour", { count: have, colour: colourWord(def.colour) })
+        ? t(have === 1 ? "sq.now.have_colour_one" : "sq.now.have_colour", {
+            count: have,
+            colour: colourWord(def.colour),
+          })
         : t("sq.now.have_none", { colour: colourWord(def.colour) }),
     );
   }
@@ -99,10 +120,11 @@ function inQuilt(def, placed, context) {
   const out = [];
   const key = `${placed.x},${placed.y}`;
   if (placed.finished) {
-    if (!def.scoring) return [t("sq.now.kit_works")];
+    if (!def.scoring) return [t(context.own ? "sq.now.kit_works" : "sq.now.kit_works_her")];
     const entry = scoreQuilt(context.quilt).blocks.find((e) => `${e.cell[0]},${e.cell[1]}` === key);
     if (entry) {
-      out.push(t(context.own ? "sq.now.counts" : "sq.now.counts_her", { points: entry.points, calc: calculation(entry) }));
+      const key = context.own ? "sq.now.counts" : "sq.now.counts_her";
+      out.push(t(key, { points: entry.points, calc: calculation(entry) }));
       if (entry.chosen_colour) out.push(t("sq.now.chosen", { colour: colourWord(entry.colour) }));
     }
     return out;
@@ -115,7 +137,13 @@ function inQuilt(def, placed, context) {
   for (const die of context.dice ?? []) {
     const fits = def.patches.map((_, i) => i).filter((i) => canPlace(def, placed.filled, i, die));
     if (fits.length)
-      out.push(t("sq.now.fits", { die: colourWord(die.colour), value: die.value, patches: list(fits.map((i) => i + 1)) }));
+      out.push(
+        t("sq.now.fits", {
+          die: colourWord(die.colour),
+          value: die.value,
+          patches: list(fits.map((i) => i + 1)),
+        }),
+      );
   }
   if (context.dice?.length && !out.length) out.push(t("sq.now.fits_none"));
   if (def.scoring) out.push(t("sq.now.unfinished"));
@@ -135,6 +163,12 @@ export function infoSentences(id, context = {}) {
   return { about: sentences, now };
 }
 
+function sentence(tag, text) {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  return node;
+}
+
 /** The block info window, shown next to `anchor`. One at a time; `close()` hides it. */
 export class BlockInfo {
   constructor(host) {
@@ -143,7 +177,6 @@ export class BlockInfo {
     this.box.className = "sq-info";
     this.box.setAttribute("role", "dialog");
     this.box.hidden = true;
-    this.pinned = false;
     host.append(this.box);
   }
 
@@ -151,19 +184,20 @@ export class BlockInfo {
     const { about, now } = infoSentences(id, context);
     const picture = document.createElement("div");
     picture.className = "info-picture";
-    picture.append(blockSvg(id, context.placed?.filled ?? null, { finished: context.placed?.finished }));
+    const finished = context.placed?.finished;
+    picture.append(blockSvg(id, context.placed?.filled ?? null, { finished }));
     const title = document.createElement("h3");
     title.textContent = `${t("sq.info.title")} · ${id}`;
     const aboutList = document.createElement("ul");
     aboutList.className = "info-about";
-    for (const s of about) aboutList.append(Object.assign(document.createElement("li"), { textContent: s }));
+    for (const s of about) aboutList.append(sentence("li", s));
     const nowBox = document.createElement("div");
     nowBox.className = "info-now";
     if (now.length) {
       const head = document.createElement("h4");
-      head.textContent = t("sq.info.now");
+      head.textContent = context.own === false ? t("sq.info.now_her") : t("sq.info.now");
       nowBox.append(head);
-      for (const s of now) nowBox.append(Object.assign(document.createElement("p"), { textContent: s }));
+      for (const s of now) nowBox.append(sentence("p", s));
     }
     const close = document.createElement("button");
     close.type = "button";
@@ -174,7 +208,7 @@ export class BlockInfo {
     this.box.replaceChildren(close, title, picture, aboutList, nowBox);
     this.box.hidden = false;
     this.box.dataset.block = id;
-    this.pinned = pinned;
+    if (pinned) pinnedId = id;
     // A window opened by hovering lets clicks through; a pinned one (click, long-press) does not.
     this.box.classList.toggle("pinned", pinned);
     this.place(anchor);
@@ -192,9 +226,15 @@ export class BlockInfo {
     this.box.style.top = `${Math.max(8, a.top - h.top)}px`;
   }
 
+  /** Whether a click or long-press keeps the window open (hovering does not). */
+  get isPinned() {
+    return !this.box.hidden && this.box.classList.contains("pinned");
+  }
+
   close() {
     this.box.hidden = true;
-    this.pinned = false;
+    this.box.classList.remove("pinned");
+    pinnedId = null;
   }
 
   /**
@@ -205,16 +245,25 @@ export class BlockInfo {
   attach(el, id, context, onTap) {
     let timer = null;
     let longPressed = false;
-    el.addEventListener("mouseenter", () => {
-      if (!this.pinned) this.show(el, id, context());
+    if (id === pinnedId && !this.reopening) {
+      this.reopening = true;
+      requestAnimationFrame(() => {
+        if (el.isConnected) this.show(el, id, context(), true);
+      });
+    }
+    // Hover is a mouse's: a finger's tap must not leave a window open by "hovering".
+    el.addEventListener("pointerenter", (event) => {
+      if (event.pointerType === "mouse" && !this.isPinned) this.show(el, id, context());
     });
-    el.addEventListener("mouseleave", () => {
-      if (!this.pinned) this.close();
+    el.addEventListener("pointerleave", (event) => {
+      if (event.pointerType === "mouse" && !this.isPinned) this.close();
     });
     el.addEventListener("pointerdown", (event) => {
       if (event.pointerType === "mouse") return;
       longPressed = false;
       timer = setTimeout(() => {
+        // A redraw in between (the table moves on) replaces the element: no long press then.
+        if (!el.isConnected) return;
         longPressed = true;
         this.show(el, id, context(), true);
       }, LONG_PRESS_MS);

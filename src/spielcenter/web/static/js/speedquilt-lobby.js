@@ -41,7 +41,8 @@ export function speedquiltPanel(app) {
   const form = el("form", "table-form");
   const count = select("computers", [1, 2, 3], (n) => t("sq.lobby.computers_n", { count: n }), 3);
   const level = select("level", LEVELS, (l) => t(`sq.level.${l}`), "normal");
-  const tempo = select("tempo", TEMPOS, (v) => t(`sq.tempo.${v}`), tableSettings(app.settings).tempo);
+  const defaultTempo = tableSettings(app.settings).tempo;
+  const tempo = select("tempo", TEMPOS, (v) => t(`sq.tempo.${v}`), defaultTempo);
   const deal = el("input");
   deal.type = "number";
   deal.name = "deal";

@@ -94,7 +94,8 @@ export class SewingPlan {
   /** The values a block shows with the plan laid on it. */
   filledWithPlan(placed, diceByName) {
     const filled = placed.filled.slice();
-    for (const [index, die] of this.of(`${placed.x},${placed.y}`)) filled[index] = diceByName[die].value;
+    for (const [index, die] of this.of(`${placed.x},${placed.y}`))
+      filled[index] = diceByName[die].value;
     return filled;
   }
 

@@ -71,15 +71,13 @@ export class TableSocket {
     return true;
   }
 
-  /** Send a move of her own seat; false if the socket is not connected right now. */
+  /**
+   * Send a move of her own seat; false if the socket is not connected right now.
+   * No `seq` goes with it: the computers keep moving while she decides (giving windows are
+   * answered during another player's turn), and the engine checks every move anyway.
+   */
   move(move) {
-    return this.raw({
-      type: "table.move",
-      table_id: this.tableId,
-      move,
-      seq: this.lastSeq,
-      id: this.nextId++,
-    });
+    return this.raw({ type: "table.move", table_id: this.tableId, move, id: this.nextId++ });
   }
 
   /** Open the table again from the last seq seen (after a refused stale move). */

@@ -6,7 +6,13 @@
 import { getJson } from "./api.js";
 import { t, has } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
-import { blockDef, blockSvg, placementCells, quiltGrid, setCatalogue } from "./speedquilt-blocks.js";
+import {
+  blockDef,
+  blockSvg,
+  placementCells,
+  quiltGrid,
+  setCatalogue,
+} from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
 import { endTable } from "./speedquilt-end.js";
 import { AUTO_PASS_MS, givingWindow, helpfulDice } from "./speedquilt-giving.js";
@@ -16,6 +22,9 @@ import { SewingPlan, canPlace } from "./speedquilt-plan.js";
 import { settingsDialog, tableSettings } from "./speedquilt-settings.js";
 import { shelvesPaidBy, shopPanel } from "./speedquilt-shop.js";
 import { TableSocket } from "./speedquilt-socket.js";
+import { chatPanel } from "./speedquilt-chat.js";
+import { button, el } from "./speedquilt-dom.js";
+import { neighbourLarge, neighboursPanel } from "./speedquilt-neighbours.js";
 import { playBell, playBlock, playRoll, setSounds } from "./speedquilt-sounds.js";
 import { StartChoice } from "./speedquilt-choice.js";
 
@@ -28,20 +37,6 @@ let catalogueLoaded = null;
 function loadCatalogue() {
   catalogueLoaded ??= getJson("/static/speedquilt-catalogue.json").then(setCatalogue);
   return catalogueLoaded;
-}
-
-function el(tag, className = "", text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(label, className, onClick) {
-  const node = el("button", className, label);
-  node.type = "button";
-  node.addEventListener("click", onClick);
-  return node;
 }
 
 export class TableScreen {
@@ -92,7 +87,8 @@ export class TableScreen {
   }
 
   stop() {
-    for (const key of ["seq", "phase", "status", "turn", "you"]) delete this.root.dataset[key];
+    for (const key of ["seq", "mine", "phase", "status", "turn", "you", "legal", "tab"])
+      delete this.root.dataset[key];
     this.root.classList.remove("theme-lamp", "theme-linen");
     document.body.classList.remove("sq-body", "theme-lamp", "theme-linen");
     clearTimeout(this.autoPassTimer);
@@ -110,9 +106,21 @@ export class TableScreen {
       this.table = message.table;
       this.seat = message.seat;
       this.history = (message.history ?? []).slice();
+      this.chat = message.chat ?? null;
       this.update(message);
+    } else if (message.type === "table.chat") {
+      (this.chat ??= []).push(message);
+      this.render();
+    } else if (message.type === "table.clock") {
+      // A clock ran out: a beep and the 10 s of grace (tables with people have clocks).
+      if (message.seat === this.seat && message.phase === "grace") {
+        playBell();
+        this.say(t("sq.clock_grace"), true);
+      }
     } else if (message.type === "table.event") {
       const entry = message.entry;
+      // The last entry of her own seat: a test (or a person) can tell her move has been taken.
+      if (entry?.seat === this.seat) this.mine = message.seq;
       if (entry?.line) this.history.push(entry.line);
       for (const line of entry?.also ?? []) this.history.push(line);
       this.sound(entry);
@@ -136,6 +144,7 @@ export class TableScreen {
     this.legal = message.legal ?? [];
     this.toAct = message.to_act ?? [];
     this.root.dataset.seq = String(message.seq);
+    this.root.dataset.mine = String(this.mine ?? 0);
     this.pending = false;
     if (this.view.phase === "over" && this.view.scores && !this.result) {
       this.result = {
@@ -168,10 +177,9 @@ export class TableScreen {
     this.selected = this.selected.filter((d) => usable.has(d));
     for (const die of this.plan.plannedDice()) if (!usable.has(die)) this.plan.unplan(die);
     if (this.previousShop && JSON.stringify(this.previousShop) !== JSON.stringify(this.view.shop)) {
-      this.slid = {
-        pattern: JSON.stringify(this.previousShop.pattern) !== JSON.stringify(this.view.shop.pattern),
-        kit: JSON.stringify(this.previousShop.kit) !== JSON.stringify(this.view.shop.kit),
-      };
+      const changed = (shelf) =>
+        JSON.stringify(this.previousShop[shelf]) !== JSON.stringify(this.view.shop[shelf]);
+      this.slid = { pattern: changed("pattern"), kit: changed("kit") };
     } else this.slid = null;
     this.previousShop = this.view.shop;
   }
@@ -221,7 +229,7 @@ export class TableScreen {
 
   // -- who is who ----------------------------------------------------------------------------
 
-  /** A seat's name; her own seat is "Du" — except in the history, whose verbs are third person. */
+  /** A seat's name; her own is "Du", except in the history (its verbs are third person). */
   nameOf(seat, thirdPerson = false) {
     const info = this.table?.seats?.find((s) => s.seat === seat);
     if (seat === this.seat && !thirdPerson) return t("sq.you");
@@ -265,6 +273,12 @@ export class TableScreen {
     return Object.fromEntries((this.view.turn?.dice ?? []).map((d) => [d.die, d]));
   }
 
+  /** The dice of this turn she has not used yet. */
+  unusedDice() {
+    const turn = this.view.turn;
+    return turn ? turn.dice.filter((d) => !turn.used.includes(d.die)) : [];
+  }
+
   // -- drawing ---------------------------------------------------------------------------------
 
   applySettings() {
@@ -287,14 +301,14 @@ export class TableScreen {
     this.root.classList.toggle("my-turn", this.myTurn);
     this.root.classList.toggle("phone", this.phone);
     const scrollY = window.scrollY;
-    this.info?.close();
     this.root.replaceChildren();
     this.info = new BlockInfo(this.root);
     this.root.append(this.header());
     if (this.phone) this.root.append(this.phoneTabs());
     const layout = el("div", "sq-layout");
     const side = el("aside", "sq-side");
-    side.append(this.neighbours(), historyPanel(this.history, (s) => this.nameOf(s, true)), this.chatPanel());
+    const history = historyPanel(this.history, (s) => this.nameOf(s, true));
+    side.append(neighboursPanel(this), history, chatPanel(this));
     const centre = el("main", "sq-centre");
     centre.append(this.statusBar(), this.myQuilt(), this.diceArea(), this.actionBar());
     layout.append(this.shop(), centre, side);
@@ -314,7 +328,8 @@ export class TableScreen {
     back.href = "#/";
     const title = el("h1", "", t("game.speedquilt"));
     const round = el("span", "sq-round", t("sq.round", { round: this.view.round }));
-    if (this.view.end_round) round.textContent += ` · ${t("sq.last_round", { round: this.view.end_round })}`;
+    if (this.view.end_round)
+      round.textContent += ` · ${t("sq.last_round", { round: this.view.end_round })}`;
     const rules = el("a", "rules-link", t("action.rules"));
     rules.href = rulesUrl("speedquilt");
     rules.target = "_blank";
@@ -345,14 +360,6 @@ export class TableScreen {
     return tabs;
   }
 
-  chatPanel() {
-    const box = el("section", "sq-chat");
-    box.append(el("h2", "", t("sq.tab.chat")));
-    // Chat arrives with tables of several people; a table with computers has none.
-    box.append(el("p", "muted chat-empty", t("sq.chat_empty")));
-    return box;
-  }
-
   statusBar() {
     const bar = el("p", "sq-whose");
     const view = this.view;
@@ -360,7 +367,8 @@ export class TableScreen {
     else if (view.phase === "over") bar.textContent = t("sq.status.over");
     else if (this.myTurn) bar.textContent = t("sq.status.your_turn");
     else if (this.myWindow) bar.textContent = t("sq.status.giving");
-    else if (view.turn) bar.textContent = t("sq.status.their_turn", { name: this.nameOf(view.turn.seat) });
+    else if (view.turn)
+      bar.textContent = t("sq.status.their_turn", { name: this.nameOf(view.turn.seat) });
     return bar;
   }
 
@@ -380,8 +388,10 @@ export class TableScreen {
     if (this.binMode) {
       const def = blockDef(placed.block);
       const filled = placed.filled.slice();
-      for (const b of this.binDice) if (b.block === placed.block) filled[b.patch - 1] = dice[b.die].value;
-      return new Set(def.patches.map((_, i) => i).filter((i) => canPlace(def, filled, i, dice[die])));
+      for (const b of this.binDice)
+        if (b.block === placed.block) filled[b.patch - 1] = dice[b.die].value;
+      const fits = def.patches.map((_, i) => i).filter((i) => canPlace(def, filled, i, dice[die]));
+      return new Set(fits);
     }
     return this.plan.targets(placed, die, dice);
   }
@@ -401,8 +411,10 @@ export class TableScreen {
 
   myQuilt() {
     const box = el("section", "sq-own");
-    box.append(el("h2", "", t("sq.your_quilt")));
     const quilt = this.view.seats[this.seat]?.quilt ?? [];
+    // Before the start rows are laid there is no quilt to show yet.
+    box.hidden = !quilt.length;
+    box.append(el("h2", "", t("sq.your_quilt")));
     const slots = this.placingSlots(quilt);
     const grid = quiltGrid(quilt, {
       slots,
@@ -523,13 +535,15 @@ export class TableScreen {
       onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
       onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
     });
-    for (const name of this.selected) tray.querySelector(`[data-die="${name}"]`)?.classList.add("selected");
+    for (const name of this.selected)
+      tray.querySelector(`[data-die="${name}"]`)?.classList.add("selected");
     box.append(tray);
     const machines = mine ? (this.kits().sewing_machine ?? 0) : 0;
     const left = Math.max(0, 3 + machines - turn.rolls);
     const facts = el("p", "dice-facts");
     facts.append(el("span", "rerolls-left", t("sq.rerolls_left", { count: left })));
-    if (!mine) facts.append(" · ", el("span", "", t("sq.dice_of", { name: this.nameOf(turn.seat) })));
+    if (!mine)
+      facts.append(" · ", el("span", "", t("sq.dice_of", { name: this.nameOf(turn.seat) })));
     box.append(facts);
     if (mine && this.selected.length >= 3) {
       const paid = shelvesPaidBy(this.selected.map((d) => this.dice()[d].value));
@@ -582,11 +596,7 @@ export class TableScreen {
     };
     if (!this.myTurn) return bar;
     add(t("sq.roll"), "roll", "primary");
-    const left = bar.ownerDocument && this.view.turn ? null : null;
-    void left;
-    if (legal.has("reroll")) {
-      add(t("sq.reroll"), "reroll", "primary");
-    }
+    add(t("sq.reroll"), "reroll", "primary");
     for (const placed of this.view.seats[this.seat].quilt) {
       if (this.plan.complete(placed) && legal.has(this.plan.sewMove(placed))) {
         const node = button(t("sq.sew_block", { block: placed.block }), "action sew primary", () =>
@@ -596,7 +606,12 @@ export class TableScreen {
       }
     }
     if (this.plan.byCell.size)
-      bar.append(button(t("sq.clear_plan"), "action clear-plan", () => (this.plan.clear(), this.render())));
+      bar.append(
+        button(t("sq.clear_plan"), "action clear-plan", () => {
+          this.plan.clear();
+          this.render();
+        }),
+      );
     this.binActions(bar, legal);
     add(t("sq.undo"), "undo");
     add(t("sq.end_turn"), "end", this.legal.length <= 2 ? "primary" : "");
@@ -641,7 +656,11 @@ export class TableScreen {
       }));
     for (const deck of ["pattern", "kit"]) {
       if (legal.has(`bin draw ${deck}`))
-        bar.append(button(t(`sq.bin.draw_${deck}`), `action bin-draw-${deck}`, () => this.play(`bin draw ${deck}`)));
+        bar.append(
+          button(t(`sq.bin.draw_${deck}`), `action bin-draw-${deck}`, () =>
+            this.play(`bin draw ${deck}`),
+          ),
+        );
     }
   }
 
@@ -664,8 +683,8 @@ export class TableScreen {
     if (this.myTurn && this.kits().scissors && this.selected.length >= 3) {
       for (const shelf of ["kit", "pattern"]) {
         const price = shelf === "kit" ? 3 : 4;
-        if (this.selected.length === price && this.legal.some((m) => m.startsWith("buy ") && this.selectedPay(m)))
-          buyable.add(shelf);
+        const pays = this.legal.some((m) => m.startsWith("buy ") && this.selectedPay(m));
+        if (this.selected.length === price && pays) buyable.add(shelf);
       }
     }
     const panel = shopPanel(this.view, {
@@ -684,7 +703,7 @@ export class TableScreen {
       this.info.attach(slot, id, () => ({
         placed: null,
         quilt: this.view.seats[this.seat]?.quilt ?? [],
-        dice: this.myTurn && this.view.turn ? this.view.turn.dice.filter((d) => !this.view.turn.used.includes(d.die)) : [],
+        dice: this.myTurn ? this.unusedDice() : [],
         own: true,
       }), () => {
         const shelf = slot.closest("[data-shelf]").dataset.shelf;
@@ -705,59 +724,6 @@ export class TableScreen {
     if (!buyable.has(shelf)) return;
     this.buying = { id, shelf };
     this.render();
-  }
-
-  // -- neighbours ------------------------------------------------------------------------------
-
-  neighbours() {
-    const box = el("section", "sq-neighbours");
-    box.append(el("h2", "", t("sq.neighbours")));
-    const turn = this.view.turn;
-    for (const seat of this.view.seats) {
-      if (seat.seat === this.seat) continue;
-      const card = el("div", "neighbour");
-      card.dataset.seat = String(seat.seat);
-      const head = el("div", "neighbour-head");
-      head.append(el("strong", "", this.nameOf(seat.seat)));
-      if (turn?.seat === seat.seat && this.view.phase === "turn") head.append(el("span", "badge turn", t("sq.at_turn")));
-      const window = turn?.windows?.[String(seat.seat)];
-      if (window && this.myTurn) {
-        const helpful = helpfulDice(seat.quilt, turn.dice, window.offered);
-        const badge = el("span", "badge helpful", t("sq.helpful_count", { count: helpful.size }));
-        badge.dataset.count = String(helpful.size);
-        head.append(badge);
-      }
-      if (this.view.phase === "choosing")
-        head.append(el("span", "badge", seat.chosen ? t("sq.chosen") : t("sq.choosing")));
-      card.append(head);
-      const grid = quiltGrid(seat.quilt);
-      grid.classList.add("small");
-      card.append(grid);
-      card.addEventListener("click", () => {
-        this.largeNeighbour = seat.seat;
-        this.render();
-      });
-      box.append(card);
-    }
-    return box;
-  }
-
-  neighbourLarge(seat) {
-    const data = this.view.seats[seat];
-    const box = el("section", "sq-neighbour-large");
-    box.setAttribute("role", "dialog");
-    box.append(el("h2", "", t("sq.quilt_of", { name: this.nameOf(seat) })));
-    const grid = quiltGrid(data.quilt, {
-      decorate: (placed, wrap) => {
-        const context = () => ({ placed, quilt: data.quilt, dice: [], own: false });
-        this.info.attach(wrap, placed.block, context);
-      },
-    });
-    box.append(grid, button(t("sq.close"), "close-large primary", () => {
-      this.largeNeighbour = null;
-      this.render();
-    }));
-    return box;
   }
 
   // -- overlays ------------------------------------------------------------------------------
@@ -781,7 +747,7 @@ export class TableScreen {
         onAgain: () => this.app.newTable(this.table),
       });
     } else if (this.largeNeighbour !== null) {
-      content = this.neighbourLarge(this.largeNeighbour);
+      content = neighbourLarge(this, this.largeNeighbour);
     } else if (this.myWindow && this.legal.length) {
       const { box } = givingWindow(this.view, {
         selected: this.givingDie,
@@ -812,7 +778,8 @@ export class TableScreen {
 
   /** On a phone: her block large with the dice below; patches are filled right there. */
   sewingView() {
-    const placed = this.view.seats[this.seat].quilt.find((b) => `${b.x},${b.y}` === this.sewingCell);
+    const quilt = this.view.seats[this.seat].quilt;
+    const placed = quilt.find((b) => `${b.x},${b.y}` === this.sewingCell);
     if (!placed) {
       this.sewingCell = null;
       return null;
@@ -822,7 +789,8 @@ export class TableScreen {
     box.append(el("h2", "", t("sq.sewing_view", { block: placed.block })));
     const big = el("div", "sewing-block quilt-cell");
     big.dataset.cell = this.sewingCell;
-    big.append(blockSvg(placed.block, placed.filled, { finished: placed.finished, ...this.blockOpts(placed) }));
+    const opts = { finished: placed.finished, ...this.blockOpts(placed) };
+    big.append(blockSvg(placed.block, placed.filled, opts));
     big.addEventListener("click", (event) => {
       const patch = event.target.closest?.("[data-patch]");
       if (!patch) return;
@@ -872,8 +840,9 @@ export class TableScreen {
     if (this.autoPassFor === key) return;
     this.autoPassFor = key;
     clearTimeout(this.autoPassTimer);
+    // The server passes for her after 2 s (an "auto" clock); this is the fallback if it did not.
     this.autoPassTimer = setTimeout(() => {
       if (this.myWindow && this.legal.includes("pass")) this.play("pass");
-    }, AUTO_PASS_MS);
+    }, AUTO_PASS_MS + 800);
   }
 }

@@ -117,10 +117,21 @@ function gamePanel(spec, open, app) {
   }
   variantLabel.append(variant);
 
+  // Only deals the solver has proven winnable (the server keeps the lists).
+  const winnableLabel = el("label", "winnable-only");
+  const winnable = el("input");
+  winnable.type = "checkbox";
+  winnable.name = "winnable_only";
+  winnable.checked = Boolean(app.settings.winnable_only);
+  winnable.addEventListener("change", () => app.saveSettings({ winnable_only: winnable.checked }));
+  winnableLabel.append(winnable, " " + t("start.winnable_only"));
+
   const actions = el("div", "panel-actions");
   const fresh = el("button", "new-game primary", t("start.new_game"));
   fresh.type = "button";
-  fresh.addEventListener("click", () => app.newGame({ game: spec.game, variant: variant.value }));
+  fresh.addEventListener("click", () =>
+    app.newGame({ game: spec.game, variant: variant.value, winnableOnly: winnable.checked }),
+  );
   const last = open.find((entry) => entry.game === spec.game);
   const restart = el("button", "restart", t("start.restart"));
   restart.type = "button";
@@ -153,7 +164,7 @@ function gamePanel(spec, open, app) {
   rules.rel = "noopener";
   const stats = el("div", "stats-box");
   stats.append(el("h3", "", t("stats.title")));
-  panel.append(variantLabel, actions, dealForm, rules, stats);
+  panel.append(variantLabel, winnableLabel, actions, dealForm, rules, stats);
   getJson(`/api/stats?game=${encodeURIComponent(spec.game)}`)
     .then((data) => stats.append(statsTable(spec.game, data)))
     .catch(() => stats.append(el("p", "muted", t("stats.unavailable"))));

@@ -1,0 +1,234 @@
+"""The lobby: tables for several people that wait for their seats, then start (docs/tables.md).
+
+A lobby table is a ``tables`` row with status ``waiting`` and a :class:`TableSetup` (clocks,
+stake, stand-in, invitation). Seats are taken in seat order; a free seat has neither an account
+nor a computer level. When the last free seat is taken the table starts, in one transaction:
+status ``open``, every stake into the pot (:func:`ledger.pay_stakes`), and the first clocks
+(every person's start choice). Leaving is possible until then; a table no person sits at any
+more is ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from spielcenter.bots import LEVELS
+from spielcenter.store.models import SeatClock, TableRecord, TableSeat, TableSetup
+
+from .clocks import GIVING_SECONDS, THINK_SECONDS, ClockKind
+from .common import Clock, ServiceError, new_id
+from .ledger import check_balance, pay_stakes
+from .tables import GAME, MAX_PLAYERS, MIN_PLAYERS, TEMPI, _deal
+
+__all__ = ["CANCELLED", "MAX_STAKE", "WAITING", "LobbyService", "NewTable"]
+
+WAITING, CANCELLED, OPEN = "waiting", "cancelled", "open"
+MAX_STAKE = 1_000_000
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """What the creator of a lobby table chose (docs/protocol.md, ``POST /api/lobby``).
+
+    ``bots`` names a computer level or ``None`` (a free seat for a person) for each seat after
+    seat 0; ``think`` and ``giving`` are seconds or ``None`` (no clock).
+    """
+
+    players: int
+    bots: Sequence[str | None] = ()
+    think: int | None = None
+    giving: int | None = None
+    tempo: str = "normal"
+    stake: int = 0
+    private: bool = False
+    stand_in: str = "normal"
+    deal: int | None = None
+
+    def check(self) -> None:
+        """Refuse with ``bad_request`` saying what is wrong."""
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ServiceError("bad_request", "a table has 2 to 4 players")
+        if self.bots and len(self.bots) != self.players - 1:
+            raise ServiceError("bad_request", f"'bots' names {self.players - 1} seats")
+        for level in (*self.bots, self.stand_in):
+            if level is not None and level not in LEVELS:
+                raise ServiceError("bad_request", f"unknown computer player {level!r}")
+        if self.think is not None and self.think not in THINK_SECONDS:
+            raise ServiceError("bad_request", "think is 30, 60, 90, 120 or none")
+        if self.giving is not None and self.giving not in GIVING_SECONDS:
+            raise ServiceError("bad_request", "giving is 15, 20, 30 or none")
+        if self.tempo not in TEMPI:
+            raise ServiceError("bad_request", f"tempo is one of {', '.join(TEMPI)}")
+        if not 0 <= self.stake <= MAX_STAKE:
+            raise ServiceError("bad_request", f"the stake is 0 to {MAX_STAKE} taler")
+
+    def levels(self) -> list[str | None]:
+        """The computer level of each seat after seat 0 (``None``: free)."""
+        return list(self.bots) if self.bots else [None] * (self.players - 1)
+
+
+class LobbyService:
+    """Creating, listing, joining and leaving tables that wait for people."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.sessionmaker = sessionmaker
+        self.clock = clock
+
+    async def create(self, account_id: str, new: NewTable) -> str:
+        """A new lobby table with ``account_id`` at seat 0; its id (started if no seat is free)."""
+        new.check()
+        now = self.clock()
+        row = TableRecord(
+            id=new_id(),
+            created_by=account_id,
+            game=GAME,
+            variant="table",
+            options={"players": new.players},
+            deal=_deal(new.deal),
+            tempo=new.tempo,
+            status=WAITING,
+            last_seq=0,
+            result=None,
+            created_at=now,
+        )
+        setup = TableSetup(
+            table_id=row.id,
+            think_seconds=new.think,
+            giving_seconds=new.giving,
+            stake=new.stake,
+            stand_in=new.stand_in,
+            private=new.private,
+            invite=secrets.token_urlsafe(12),
+        )
+        seats = [TableSeat(table_id=row.id, seat=0, account_id=account_id, level=None)]
+        seats += [
+            TableSeat(table_id=row.id, seat=i, account_id=None, level=level)
+            for i, level in enumerate(new.levels(), start=1)
+        ]
+        async with self.sessionmaker.begin() as db:
+            await check_balance(db, account_id, new.stake, now)
+            db.add(row)
+            await db.flush()  # the table row first: the others refer to it
+            db.add(setup)
+            db.add_all(seats)
+            await db.flush()
+            if all(seat.account_id or seat.level for seat in seats):
+                await self._start(db, row.id)
+        return row.id
+
+    async def waiting(self) -> list[str]:
+        """The public tables waiting for people, oldest first."""
+        async with self.sessionmaker() as db:
+            result = await db.execute(
+                select(TableRecord.id)
+                .join(TableSetup, TableSetup.table_id == TableRecord.id)
+                .where(TableRecord.status == WAITING, TableSetup.private.is_(False))
+                .order_by(TableRecord.created_at, TableRecord.id)
+            )
+            return list(result.scalars())
+
+    async def by_invite(self, code: str) -> str:
+        """The table of an invitation code; ``not_found`` if none."""
+        async with self.sessionmaker() as db:
+            found = await db.scalar(select(TableSetup.table_id).where(TableSetup.invite == code))
+        if found is None:
+            raise ServiceError("not_found", "no table has this invitation")
+        return found
+
+    async def join(self, account_id: str, table_id: str, invite: str | None = None) -> bool:
+        """Sit ``account_id`` at the lowest free seat; whether this started the table."""
+        now = self.clock()
+        async with self.sessionmaker.begin() as db:
+            _row, setup, seats = await self._waiting(db, table_id)
+            if any(seat.account_id == account_id for seat in seats):
+                raise ServiceError("already_seated", "you already sit at this table")
+            if setup.private and invite != setup.invite:
+                raise ServiceError("invite_required", "this table is joined by invitation only")
+            free = [seat.seat for seat in seats if seat.account_id is None and seat.level is None]
+            if not free:
+                raise ServiceError("table_full", "every seat of this table is taken")
+            await check_balance(db, account_id, setup.stake, now)
+            taken = await db.execute(
+                update(TableSeat)
+                .where(
+                    TableSeat.table_id == table_id,
+                    TableSeat.seat == free[0],
+                    TableSeat.account_id.is_(None),
+                    TableSeat.level.is_(None),
+                )
+                .values(account_id=account_id)
+            )
+            if taken.rowcount != 1:  # type: ignore[attr-defined]
+                raise ServiceError("table_full", "that seat was taken a moment ago")
+            if len(free) == 1:
+                await self._start(db, table_id)
+                return True
+            return False
+
+    async def leave(self, account_id: str, table_id: str) -> None:
+        """Give up a seat before the start; the table is cancelled when no person is left."""
+        async with self.sessionmaker.begin() as db:
+            row, _setup, seats = await self._waiting(db, table_id)
+            if not any(seat.account_id == account_id for seat in seats):
+                raise ServiceError("not_seated", "you have no seat at this table")
+            await db.execute(
+                update(TableSeat)
+                .where(TableSeat.table_id == table_id, TableSeat.account_id == account_id)
+                .values(account_id=None)
+            )
+            if not any(s.account_id and s.account_id != account_id for s in seats):
+                row.status = CANCELLED
+
+    async def _waiting(
+        self, db: AsyncSession, table_id: str
+    ) -> tuple[TableRecord, TableSetup, list[TableSeat]]:
+        row = await db.get(TableRecord, table_id)
+        setup = await db.get(TableSetup, table_id)
+        if row is None or setup is None:
+            raise ServiceError("not_found", f"no lobby table {table_id!r}")
+        if row.status != WAITING:
+            raise ServiceError("not_waiting", f"the table is {row.status}, not waiting")
+        seats = list(
+            (
+                await db.execute(
+                    select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
+                )
+            ).scalars()
+        )
+        return row, setup, seats
+
+    async def _start(self, db: AsyncSession, table_id: str) -> None:
+        """Every seat is taken: stakes into the pot, the start clocks, the table open."""
+        now = self.clock()
+        setup = await db.get(TableSetup, table_id)
+        assert setup is not None
+        seats = list(
+            (
+                await db.execute(
+                    select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
+                )
+            ).scalars()
+        )
+        await pay_stakes(db, table_id, [s.account_id for s in seats], setup.stake, now)
+        think = setup.think_seconds
+        deadline = None if think is None else now + timedelta(seconds=think)
+        db.add_all(
+            SeatClock(
+                table_id=table_id,
+                seat=seat.seat,
+                kind=ClockKind.START.value if deadline else None,
+                deadline=deadline,
+                away=None,
+                disconnected_at=now,
+            )
+            for seat in seats
+            if seat.account_id is not None
+        )
+        setup.started_at = now
+        await db.execute(update(TableRecord).where(TableRecord.id == table_id).values(status=OPEN))

@@ -1,0 +1,44 @@
+// Small helpers shared by the pages of Meine Partien: elements, dates, and a game's title.
+
+import { language, t } from "./i18n.js";
+
+/** A new element with a class and a text. */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+/** An ISO timestamp as the current language writes a date (and the time when `withTime`). */
+export function formatDate(iso, withTime = false) {
+  if (!iso) return "–";
+  const options = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
+  return new Intl.DateTimeFormat(language(), options).format(new Date(iso));
+}
+
+/** "Cruel · Classic", "Speedquilt · Stage 3", "Speedquilt · Daily quilt 2026-11-29". */
+export function gameTitle(entry) {
+  const game = t(`game.${entry.game}`);
+  if (entry.kind === "campaign") return `${game} · ${t("progress.stage", { stage: entry.stage })}`;
+  if (entry.kind === "daily") return `${game} · ${t("progress.daily_of", { day: entry.day })}`;
+  if (entry.game === "speedquilt") return game;
+  return `${game} · ${t(`variant.${entry.game}.${entry.variant}`)}`;
+}
+
+/** A table of `rows` (arrays of cells) under the header keys `heads`. */
+export function table(className, heads, rows) {
+  const node = el("table", `progress-table ${className}`);
+  const head = el("tr");
+  for (const key of heads) head.append(el("th", "", t(key)));
+  node.append(head);
+  for (const row of rows) node.append(row);
+  return node;
+}
+
+/** A table row of plain cells. */
+export function row(cells, className = "") {
+  const tr = el("tr", className);
+  for (const cell of cells) tr.append(cell instanceof Node ? cell : el("td", "", cell));
+  return tr;
+}

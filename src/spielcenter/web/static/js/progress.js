@@ -1,0 +1,173 @@
+// Meine Partien (#/progress/<tab>): the account's games with a replay viewer, its achievements,
+// the leaderboards, the campaign and today's quilt. Everything is read from the server; this
+// page only draws it. A link on the start page leads here.
+
+import { getJson } from "./api.js";
+import { t } from "./i18n.js";
+import { achievementsTab, boardsTab, campaignTab, dailyTab } from "./progress-boards.js";
+import { el, formatDate, gameTitle, row, table } from "./progress-dom.js";
+import { ReplayViewer } from "./progress-replay.js";
+
+export const TABS = ["games", "achievements", "boards", "campaign", "daily"];
+const DRAW = {
+  games: gamesTab,
+  achievements: achievementsTab,
+  boards: boardsTab,
+  campaign: campaignTab,
+  daily: dailyTab,
+};
+
+/** Load the page's stylesheet once (the page brings its own so index.html stays untouched). */
+function ensureStyles() {
+  if (document.querySelector("link[data-progress-css]")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/progress.css";
+  link.dataset.progressCss = "";
+  document.head.append(link);
+}
+
+/** The hash route of this page, or null: {tab} or {replay: game id}. */
+export function progressRoute(hash) {
+  const replay = /^#\/progress\/replay\/(.+)$/.exec(hash);
+  if (replay) return { replay: decodeURIComponent(replay[1]) };
+  const tab = /^#\/progress(?:\/(\w+))?$/.exec(hash);
+  if (!tab) return null;
+  return { tab: TABS.includes(tab[1]) ? tab[1] : "games" };
+}
+
+/** The start page's way here: a link in its header (called after the start page is drawn). */
+export function addProgressLink(root) {
+  ensureStyles();
+  const side = root.querySelector(".header-side");
+  if (!side || side.querySelector(".progress-link")) return;
+  const link = el("a", "progress-link", t("progress.title"));
+  link.href = "#/progress/games";
+  side.prepend(link);
+}
+
+function resultText(entry) {
+  if (entry.status === "playing") return t("progress.unfinished");
+  const status = t(`progress.status.${entry.status}`);
+  if (typeof entry.points !== "number") return status;
+  return `${status} · ${t("progress.points_count", { count: entry.points })}`;
+}
+
+function gameRow(entry) {
+  const actions = el("td", "actions");
+  const replay = el("a", "replay-link", t("progress.replay"));
+  replay.href = `#/progress/replay/${encodeURIComponent(entry.id)}`;
+  actions.append(replay);
+  if (entry.status === "playing" && entry.game !== "speedquilt") {
+    const resume = el("a", "resume-link", t("progress.resume"));
+    resume.href = `#/game/${encodeURIComponent(entry.id)}`;
+    actions.append(" ", resume);
+  }
+  const tr = row(
+    [
+      gameTitle(entry),
+      formatDate(entry.finished_at ?? entry.created_at, true),
+      resultText(entry),
+      String(entry.moves ?? 0),
+      actions,
+    ],
+    `game-row ${entry.status}`,
+  );
+  tr.dataset.game = entry.game;
+  tr.dataset.id = entry.id;
+  return tr;
+}
+
+function tableRow(entry) {
+  const place = t("progress.place_of", { place: entry.place, seats: entry.seats });
+  const result = `${place} · ${t("progress.points_count", { count: entry.points })}`;
+  return row(
+    [t("progress.table_game"), formatDate(entry.finished_at, true), result, "", ""],
+    "table-row",
+  );
+}
+
+function gamesTab() {
+  const box = el("section", "my-games");
+  box.append(el("p", "muted loading", t("progress.loading")));
+  getJson("/api/my-games")
+    .then((data) => {
+      const rows = [...data.games.map(gameRow), ...data.tables.map(tableRow)];
+      if (!rows.length) {
+        box.replaceChildren(el("p", "muted empty", t("progress.no_games")));
+        return;
+      }
+      const heads = [
+        "progress.game",
+        "progress.when",
+        "progress.result",
+        "progress.moves",
+        "progress.actions",
+      ];
+      box.replaceChildren(table("games-table", heads, rows));
+    })
+    .catch(() => box.replaceChildren(el("p", "status-line error", t("progress.unavailable"))));
+  return box;
+}
+
+export class ProgressScreen {
+  /**
+   * @param root the element the page draws into
+   * @param route {tab} or {replay: game id}, from progressRoute()
+   * @param app {me, languageSelect()}
+   */
+  constructor(root, route, app) {
+    this.root = root;
+    this.route = route;
+    this.app = app;
+    this.viewer = null;
+  }
+
+  /** Draw the page. */
+  start() {
+    ensureStyles();
+    this.build();
+  }
+
+  /** Leave the page: the replay viewer stops listening to the keyboard. */
+  stop() {
+    this.viewer?.stop();
+    this.viewer = null;
+    delete this.root.dataset.tab;
+  }
+
+  /** Draw the page anew (also after the language changed). */
+  build() {
+    this.viewer?.stop();
+    this.viewer = null;
+    this.root.className = "screen progress-screen";
+    const header = el("header", "progress-header");
+    const back = el("a", "back", "← " + t("app.title"));
+    back.href = "#/";
+    header.append(back, el("h1", "", t("progress.title")), this.app.languageSelect());
+    const body = el("main", "progress-body");
+    if (this.route.replay) {
+      this.root.dataset.tab = "replay";
+      this.viewer = new ReplayViewer(body, this.route.replay);
+      this.viewer.start();
+      this.root.replaceChildren(header, body);
+      return;
+    }
+    this.root.dataset.tab = this.route.tab;
+    body.append(DRAW[this.route.tab]());
+    this.root.replaceChildren(header, this.tabBar(), body);
+  }
+
+  tabBar() {
+    const nav = el("nav", "progress-tabs");
+    nav.setAttribute("aria-label", t("progress.title"));
+    for (const tab of TABS) {
+      const link = el("a", `tab tab-${tab}`, t(`progress.tab.${tab}`));
+      link.href = `#/progress/${tab}`;
+      link.dataset.tab = tab;
+      if (tab === this.route.tab) link.setAttribute("aria-current", "page");
+      nav.append(link);
+    }
+    return nav;
+  }
+}

@@ -1,0 +1,38 @@
+// The table's chat (tables with people): the last lines and a line to write. Chat is plain
+// text and goes into the page as text, never as HTML. A table without chat shows a clear note.
+
+import { t } from "./i18n.js";
+import { button, el } from "./speedquilt-dom.js";
+
+/** The chat panel of the table screen `screen` (its chat lines, seat and socket). */
+export function chatPanel(screen) {
+  const box = el("section", "sq-chat");
+  box.append(el("h2", "", t("sq.tab.chat")));
+  const lines = screen.chat ?? [];
+  if (!lines.length) box.append(el("p", "muted chat-empty", t("sq.chat_empty")));
+  const list = el("ol", "chat-lines");
+  for (const line of lines) {
+    // Chat is plain text: it goes in as text, never as HTML.
+    const item = el("li", "", "");
+    item.append(el("strong", "", `${line.name ?? screen.nameOf(line.seat, true)}: `), line.text);
+    list.append(item);
+  }
+  box.append(list);
+  if (screen.chat !== null && screen.seat !== null) {
+    const form = el("form", "chat-form");
+    const input = el("input");
+    input.name = "chat";
+    input.maxLength = 200;
+    input.setAttribute("aria-label", t("sq.chat_write"));
+    input.placeholder = t("sq.chat_write");
+    form.append(input, button(t("sq.chat_send"), "chat-send", () => form.requestSubmit()));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (text) screen.socket.raw({ type: "table.chat", table_id: screen.tableId, text });
+    });
+    box.append(form);
+  }
+  return box;
+}
+

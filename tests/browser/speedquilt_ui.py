@@ -1,0 +1,206 @@
+"""What a Speedquilt player does at the table, as small steps the browser tests are written in.
+
+Everything goes through the page as a person would use it: taps on dice, patches, shop blocks,
+buttons. Besides visible text a step reads only ``data-*`` attributes the table keeps (the last
+seq drawn, the phase, whose turn it is, what lights up), so it can wait for the server's answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+MAX_STEPS = 600
+"""A whole game against three computers needs far fewer of the player's steps than this."""
+
+STEP_TIMEOUT_MS = 30_000
+"""How long one step may wait for the server: the machine the tests run on may be busy."""
+
+
+def open_table(
+    page: Page,
+    computers: int = 3,
+    level: str = "easy",
+    tempo: str = "fast",
+    deal: int | None = None,
+) -> None:
+    """From the start page, open a new Speedquilt table and wait for its first view."""
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    panel = page.locator(".speedquilt-panel")
+    if deal is not None:
+        panel.locator('input[name="deal"]').fill(str(deal))
+    panel.locator('select[name="computers"]').select_option(str(computers))
+    panel.locator('select[name="level"]').select_option(level)
+    panel.locator('select[name="tempo"]').select_option(tempo)
+    panel.locator(".new-table").click()
+    page.wait_for_selector(".sq-screen[data-seq]")
+
+
+def seq(page: Page) -> int:
+    """The last table entry the screen has drawn."""
+    return int(page.locator(".sq-screen").get_attribute("data-seq") or "0")
+
+
+def mine(page: Page) -> int:
+    """The last table entry of the player's own seat that the screen has drawn."""
+    return int(page.locator(".sq-screen").get_attribute("data-mine") or "0")
+
+
+def wait_for_mine(page: Page, before: int, timeout: float | None = None) -> None:
+    """Wait until the server has taken a decision of hers made after entry ``before``
+    (the computers' entries, which keep coming meanwhile, do not count)."""
+    page.wait_for_function(
+        "n => Number(document.querySelector('.sq-screen')?.dataset.mine) > n",
+        arg=before,
+        timeout=timeout or STEP_TIMEOUT_MS,
+    )
+
+
+def click_and_wait(page: Page, target: str) -> None:
+    """Click ``target`` (a selector) and wait until the server has taken her decision."""
+    before = mine(page)
+    page.locator(target).first.click()
+    wait_for_mine(page, before)
+
+
+def choose_start_row(page: Page) -> None:
+    """Put back the last dealt block, lay the other three in the dealt order, confirm."""
+    hand = page.locator(".choice-block")
+    expect(hand).to_have_count(4)
+    hand.nth(3).click()
+    expect(hand.nth(3)).to_have_class(re.compile("returned"))
+    for index in range(3):
+        hand.nth(index).click()
+        expect(hand.nth(index)).to_have_class(re.compile("placed"))
+    click_and_wait(page, ".choice-confirm")
+
+
+def my_turn(page: Page) -> bool:
+    """Whether the table waits for the player's own turn."""
+    return "my-turn" in (page.locator(".sq-screen").get_attribute("class") or "")
+
+
+def sew_what_fits(page: Page) -> bool:
+    """Tap dice and lit patches until a "Block nähen" button shows; press it. False if none."""
+    for _ in range(12):
+        sew = page.locator(".sq-own .sew-button")
+        if sew.count():
+            click_and_wait(page, ".sq-own .sew-button")
+            return True
+        free = page.locator(".sq-dice-area .die-slot:not(.used) .die-face:enabled")
+        placed = False
+        for index in range(free.count()):
+            free.nth(index).click()
+            target = page.locator(".sq-own .patch.target")
+            if target.count():
+                target.first.click()
+                placed = True
+                break
+            free.nth(index).click()  # not this one: tap again to put it down
+        if not placed:
+            return False
+    return False
+
+
+def play_own_turn(page: Page) -> None:
+    """Roll, sew what fits once, and end the turn."""
+    if page.locator('.sq-actions [data-move="roll"]').count():
+        click_and_wait(page, '.sq-actions [data-move="roll"]')
+    sew_what_fits(page)
+    page.locator(".sq-actions .clear-plan").click() if page.locator(
+        ".sq-actions .clear-plan"
+    ).count() else None
+    if page.locator('.sq-actions [data-move="end"]').count():
+        click_and_wait(page, '.sq-actions [data-move="end"]')
+
+
+def answer_giving(page: Page) -> None:
+    """In the giving window: take the first helpful die onto the first lit patch, else pass."""
+    window = page.locator(".sq-giving")
+    helpful = window.locator(".die-slot.helpful .die-face")
+    if helpful.count():
+        helpful.first.click()
+        target = page.locator(".sq-own .patch.target")
+        if target.count():
+            before = mine(page)
+            target.first.click()
+            wait_for_mine(page, before)
+            return
+    click_and_wait(page, ".sq-giving .giving-pass")
+
+
+def play_to_the_end(page: Page) -> None:
+    """Play the player's part until the end table shows: start row, turns, giving windows."""
+    for _ in range(MAX_STEPS):
+        if page.locator(".sq-end").count():
+            return
+        screen = page.locator(".sq-screen")
+        phase = screen.get_attribute("data-phase")
+        if phase == "choosing" and page.locator(".choice-block").count():
+            choose_start_row(page)
+        elif page.locator(".sq-giving").count():
+            answer_giving(page)
+        elif my_turn(page) and int(screen.get_attribute("data-legal") or "0"):
+            play_own_turn(page)
+        else:
+            page.wait_for_timeout(100)
+    expect(page.locator(".sq-end")).to_be_visible()
+
+
+def wait_for_my_turn(page: Page) -> None:
+    """Wait (passing any giving window) until the table waits for the player's own turn."""
+    for _ in range(MAX_STEPS):
+        screen = page.locator(".sq-screen")
+        if my_turn(page) and int(screen.get_attribute("data-legal") or "0"):
+            return
+        if page.locator(".sq-giving").count():
+            click_and_wait(page, ".sq-giving .giving-pass")
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError("the player's turn never came")
+
+
+def deal_where(
+    first_roll: Callable[[list[int], list[str]], bool], computers: int = 1
+) -> tuple[int, list[str]]:
+    """A deal number whose table starts with the player and whose first roll satisfies
+    ``first_roll(values in dice order, her legal moves)`` — found with the engine itself, with
+    the start row the browser helper chooses (the last dealt block back, the rest in order).
+    Returns the deal and her legal moves after that roll."""
+    from spielcenter.games import get_game
+
+    game = get_game("speedquilt", "table", players=computers + 1)
+    for deal in range(1, 2000):
+        state = game.start(deal)
+        hand = game.view_for(state, 0)["seats"][0]["hand"]
+        state = game.play(state, f"choose {' '.join(hand[:3])} return {hand[3]}", 0)
+        if game.to_act(state) != {seat for seat in range(1, computers + 1)}:
+            continue
+        for seat in range(1, computers + 1):
+            state = game.play(state, game.format_move(game.legal_moves(state, seat)[0]), seat)
+        if game.to_act(state) != {0}:
+            continue
+        state = game.play(state, "roll", 0)
+        values = [die["value"] for die in game.view_for(state, 0)["turn"]["dice"]]
+        legal = [game.format_move(move) for move in game.legal_moves(state, 0)]
+        if first_roll(values, legal):
+            return deal, legal
+    raise AssertionError("no deal found")
+
+
+def wait_for_giving(page: Page) -> None:
+    """Wait until a giving window opens for the player, playing short turns of her own
+    (roll, end) while she is the one at turn."""
+    for _ in range(MAX_STEPS):
+        if page.locator(".sq-giving").count():
+            return
+        screen = page.locator(".sq-screen")
+        if my_turn(page) and int(screen.get_attribute("data-legal") or "0"):
+            if page.locator('.sq-actions [data-move="roll"]').count():
+                click_and_wait(page, '.sq-actions [data-move="roll"]')
+            click_and_wait(page, '.sq-actions [data-move="end"]')
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError("no giving window opened")

@@ -1,0 +1,518 @@
+"""Speedquilt in the browser: the screens of seed 003 as a player meets them at the table.
+
+Every test plays through the page against computer players on the real server; the computers
+play at the "fast" tempo. Deal numbers are found with the engine where a rule needs a roll.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .speedquilt_ui import (
+    answer_giving,
+    choose_start_row,
+    click_and_wait,
+    deal_where,
+    mine,
+    open_table,
+    play_to_the_end,
+    wait_for_giving,
+    wait_for_mine,
+    wait_for_my_turn,
+)
+from .ui import PHONE, PageFactory
+
+pytestmark = pytest.mark.browser
+
+ANIMATION_MS = 600
+"""Long enough for a window's appearing animation at the default tempo (450 ms)."""
+
+PATIENCE_MS = 20_000
+"""How long a step may wait: the computers play on while the shared machine may be busy."""
+
+
+@pytest.fixture(autouse=True)
+def patient_expectations() -> Iterator[None]:
+    """Assertions of these tests wait longer than the default 5 s (restored afterwards)."""
+    expect.set_options(timeout=PATIENCE_MS)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+SYMBOLS = {"red": "▲", "blue": "●", "green": "■", "yellow": "★", "purple": "◆"}
+
+
+def roll(page: Page) -> None:
+    click_and_wait(page, '.sq-actions [data-move="roll"]')
+
+
+def die_values(page: Page) -> dict[str, str]:
+    """The value each die shows, read from its label ("Würfel rot: 4" / "red die: 4")."""
+    labels = page.eval_on_selector_all(
+        ".sq-dice-area .die-slot",
+        "slots => slots.map(s => [s.dataset.die,"
+        " s.querySelector('svg').getAttribute('aria-label')])",
+    )
+    return {die: re.findall(r"\d", label)[-1] for die, label in labels}
+
+
+# -- Spielbeginn -------------------------------------------------------------------------------
+
+
+def test_she_puts_one_dealt_block_back_and_lays_the_other_three_in_her_order(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=1)
+    hand = page.locator(".choice-block")
+    expect(hand).to_have_count(4)
+    dealt = [hand.nth(i).get_attribute("data-block") for i in range(4)]
+    hand.nth(0).click()  # put back
+    for index in (3, 1, 2):  # the order she wants
+        hand.nth(index).click()
+    expect(page.locator(".choice-block.returned")).to_have_attribute("data-block", dealt[0])
+    page.screenshot(path=screenshots / "speedquilt-start-choice.png")
+    click_and_wait(page, ".choice-confirm")
+    wait_for_my_turn(page)
+    row = page.eval_on_selector_all(
+        ".sq-own .quilt-cell", "cells => cells.map(c => c.querySelector('svg').dataset.block)"
+    )
+    assert row == [dealt[3], dealt[1], dealt[2]]
+
+
+# -- Dein Zug: würfeln, Nähkorb ----------------------------------------------------------------
+
+
+def test_dice_in_the_basket_do_not_roll_again_and_two_rerolls_are_allowed(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    expect(page.locator(".rerolls-left")).to_have_text("Nachwürfe übrig: 2")
+    before = die_values(page)
+    click_and_wait(page, '.die-slot[data-die="red"] .basket-button')
+    expect(page.locator('.die-slot[data-die="red"]')).to_have_class(re.compile("in-basket"))
+    page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    page.screenshot(path=screenshots / "speedquilt-dice.png")
+    click_and_wait(page, '.sq-actions [data-move="reroll"]')
+    assert die_values(page)["red"] == before["red"]
+    expect(page.locator(".rerolls-left")).to_have_text("Nachwürfe übrig: 1")
+    click_and_wait(page, '.sq-actions [data-move="reroll"]')
+    expect(page.locator(".rerolls-left")).to_have_text("Nachwürfe übrig: 0")
+    expect(page.locator('.sq-actions [data-move="reroll"]')).to_have_count(0)
+    expect(page.locator(".sq-history")).to_contain_text("würfelt nach")
+
+
+def test_without_finished_kits_there_are_no_thimble_or_dye_buttons(open_page: PageFactory) -> None:
+    page = open_page()
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    page.locator(".die-slot .die-face").first.click()
+    expect(page.locator(".die-slot.selected")).to_have_count(1)
+    expect(page.locator(".kit-buttons button")).to_have_count(0)
+
+
+# -- Block nähen -------------------------------------------------------------------------------
+
+
+def test_a_tapped_die_lights_the_patches_it_may_go_and_a_full_plan_sews_the_block(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    deal, legal = deal_where(lambda values, legal: any(m.startswith("sew ") for m in legal))
+    words = next(m for m in legal if m.startswith("sew ")).split()
+    block, pairs = words[1], [pair.split(":") for pair in words[2:]]
+    page = open_page(locale="de-DE")
+    open_table(page, computers=1, deal=deal)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    own = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{block}"])')
+    for die, patch in pairs:
+        page.locator(f'.die-slot[data-die="{die}"] .die-face').click()
+        expect(page.locator(".sq-own .patch.target")).not_to_have_count(0)
+        target = own.locator(f'.patch[data-patch="{patch}"]')
+        expect(target).to_have_class(re.compile("target"))
+        target.click()
+        expect(page.locator(f'.die-slot[data-die="{die}"]')).to_have_class(re.compile("used"))
+    sew = own.locator(".sew-button")
+    expect(sew).to_have_text("Block nähen")
+    expect(own.locator(".patch.planned")).to_have_count(len(pairs))
+    page.mouse.move(5, 5)  # no block info over the plan
+    page.screenshot(path=screenshots / "speedquilt-sewing.png")
+    click_and_wait(page, ".sq-own .sew-button")
+    finished = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{block}"])')
+    expect(finished).to_have_class(re.compile("finished"))
+    expect(page.locator(".sq-history")).to_contain_text(f"näht {block}")
+    # Undo inside the action phase takes the sewing back.
+    click_and_wait(page, '.sq-actions [data-move="undo"]')
+    expect(finished).not_to_have_class(re.compile("finished"))
+
+
+# -- Kaufen ------------------------------------------------------------------------------------
+
+
+def test_three_equal_dice_buy_a_kit_placed_on_a_lit_cell(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    deal, _ = deal_where(lambda values, legal: Counter(values).most_common(1)[0][1] >= 3)
+    page = open_page(locale="de-DE")
+    open_table(page, computers=1, deal=deal)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    values = die_values(page)
+    value, _ = Counter(values.values()).most_common(1)[0]
+    equal = [die for die, v in values.items() if v == value][:3]
+    for die in equal:
+        page.locator(f'.die-slot[data-die="{die}"] .die-face').click()
+    expect(page.locator(".shelf-kit .shop-block.buyable")).not_to_have_count(0)
+    expect(page.locator(".shelf-pattern .shop-block.buyable")).to_have_count(0)
+    kit = page.locator(".shelf-kit .shop-block.buyable").first
+    bought = kit.get_attribute("data-block")
+    kit.click()
+    slots = page.locator(".sq-own .quilt-slot")
+    expect(slots).not_to_have_count(0)
+    page.mouse.move(5, 5)
+    page.screenshot(path=screenshots / "speedquilt-buying.png")
+    cell = slots.first.get_attribute("data-cell")
+    click_and_wait(page, ".sq-own .quilt-slot")
+    expect(page.locator(f'.sq-own .quilt-cell[data-cell="{cell}"] svg')).to_have_attribute(
+        "data-block", str(bought)
+    )
+    expect(page.locator(f'.shelf-kit .shop-block[data-block="{bought}"]')).to_have_count(0)
+    expect(page.locator(".shelf-kit")).to_have_class(re.compile("slide"))
+    for die in equal:
+        expect(page.locator(f'.die-slot[data-die="{die}"]')).to_have_class(re.compile("used"))
+
+
+# -- Wühlkorb ----------------------------------------------------------------------------------
+
+
+def test_after_the_last_roll_with_nothing_done_the_bargain_bin_draws_blind(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    expect(page.locator(".bin-label")).to_have_count(0)
+    click_and_wait(page, '.sq-actions [data-move="reroll"]')
+    click_and_wait(page, '.sq-actions [data-move="reroll"]')
+    expect(page.locator(".bin-label")).to_have_text("Wühlkorb:")
+    click_and_wait(page, ".bin-draw-pattern")
+    drawn = page.locator(".bin-drawn svg")
+    expect(drawn).to_have_count(1)
+    expect(page.locator(".sq-own .quilt-slot")).not_to_have_count(0)
+    page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    page.screenshot(path=screenshots / "speedquilt-bargain-bin.png")
+    click_and_wait(page, ".bin-return")
+    expect(page.locator(".bin-drawn")).to_have_count(0)
+    expect(page.locator(".sq-history")).to_contain_text("unter die Musterblöcke")
+
+
+# -- Garn abgeben ------------------------------------------------------------------------------
+
+
+def test_after_a_computer_reroll_the_giving_window_counts_the_dice_that_help(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=3, level="normal")
+    choose_start_row(page)
+    wait_for_giving(page)
+    window = page.locator(".sq-giving")
+    helpful = window.locator(".die-slot.helpful").count()
+    count = window.locator(".giving-count")
+    expect(count).to_have_attribute("data-helpful", str(helpful))
+    expect(window.locator(".die-slot:not(.not-offered)")).not_to_have_count(0)
+    if helpful:
+        expect(count).to_contain_text(f"{helpful} von")
+        expect(window.locator(".giving-pass")).to_have_text("Verzichten")
+    else:
+        expect(count).to_have_text("Keiner der neuen Würfel passt bei dir.")
+        expect(window.locator(".giving-pass")).to_have_text("Weiter")
+    page.wait_for_timeout(ANIMATION_MS)
+    page.screenshot(path=screenshots / "speedquilt-giving.png")
+    click_and_wait(page, ".sq-giving .giving-pass")
+    expect(page.locator('.sq-history li[data-seat="0"]').last).to_contain_text("verzichtet")
+
+
+def test_with_auto_continue_a_window_where_nothing_fits_passes_by_itself(
+    open_page: PageFactory,
+) -> None:
+    page = open_page()
+    open_table(page, computers=3, level="normal")
+    page.locator(".gear").click()
+    page.locator('.sq-settings input[name="auto_continue"]').check()
+    page.locator(".settings-close").click()
+    choose_start_row(page)
+    for _ in range(40):
+        wait_for_giving(page)
+        window = page.locator(".sq-giving")
+        if window.locator(".giving-count").get_attribute("data-helpful") == "0":
+            expect(window.locator(".giving-auto")).to_be_visible()
+            # Nobody taps: the pass is hers all the same, within the 2 s (and some slack).
+            wait_for_mine(page, mine(page), timeout=5_000)
+            expect(page.locator('.sq-history li[data-seat="0"]').last).to_contain_text("passes")
+            return
+        # Taking a die each time fills her patches, until a window comes where none fits.
+        answer_giving(page)
+    pytest.fail("no giving window without a fitting die came up")
+
+
+# -- Karten-Info -------------------------------------------------------------------------------
+
+
+def test_block_info_opens_on_hover_and_click_and_tells_what_the_block_means_now(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    shop_block = page.locator(".shelf-pattern .shop-block").first
+    shop_block.hover()
+    info = page.locator(".sq-info")
+    expect(info).to_be_visible()
+    expect(info).to_contain_text("Karten-Info")
+    expect(info).to_contain_text("Flicken 1:")
+    expect(info).to_contain_text(re.compile("Mit deinem Wurf kannst du ihn (nicht )?kaufen"))
+    page.screenshot(path=screenshots / "speedquilt-block-info.png")
+    own = page.locator(".sq-own .quilt-cell").first
+    own.hover()
+    expect(info).to_contain_text(re.compile("passt auf Flicken|Keiner deiner Würfel|zählt"))
+    page.mouse.move(5, 5)
+    expect(info).to_be_hidden()
+    shop_block.click()
+    expect(info).to_be_visible()
+    expect(info).to_have_class(re.compile("pinned"))
+
+
+def test_tapping_a_neighbour_shows_her_quilt_large_with_block_info(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=2)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    page.locator(".sq-neighbours .neighbour").first.click()
+    large = page.locator(".sq-neighbour-large")
+    expect(large).to_be_visible()
+    expect(large.locator("h2")).to_contain_text("Quilt von")
+    large.locator(".quilt-cell").first.hover()
+    info = page.locator(".sq-info")
+    expect(info.locator("h4")).to_have_text("Für sie jetzt")
+    expect(info).to_contain_text(re.compile("Ihr fehlen noch|bringt ihr|wirkt für sie"))
+    page.wait_for_timeout(ANIMATION_MS)
+    page.screenshot(path=screenshots / "speedquilt-neighbour.png")
+    large.locator(".close-large").click()
+    expect(large).to_have_count(0)
+
+
+# -- Ansicht (Zahnrad) ----------------------------------------------------------------------------
+
+
+def test_the_view_settings_switch_theme_and_are_kept_for_the_account(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=1)
+    expect(page.locator("body")).to_have_class(re.compile("theme-lamp"))
+    page.locator(".gear").click()
+    settings = page.locator(".sq-settings")
+    expect(settings).to_contain_text("Lampenlicht")
+    expect(settings).to_contain_text("Wenn kein Würfel passt: automatisch weiter")
+    expect(settings.locator('input[name="auto_continue"]')).not_to_be_checked()
+    page.wait_for_timeout(ANIMATION_MS)
+    page.screenshot(path=screenshots / "speedquilt-settings.png")
+    settings.locator('input[value="linen"]').check()
+    settings.locator('input[name="sounds"]').uncheck()
+    expect(page.locator("body")).to_have_class(re.compile("theme-linen"))
+    page.locator(".settings-close").click()
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    page.screenshot(path=screenshots / "speedquilt-linen.png")
+    page.reload()
+    page.wait_for_selector(".sq-screen[data-seq]")
+    expect(page.locator("body")).to_have_class(re.compile("theme-linen"))
+    page.locator(".gear").click()
+    expect(page.locator('.sq-settings input[name="sounds"]')).not_to_be_checked()
+
+
+# -- Farbenblind -------------------------------------------------------------------------------
+
+
+def test_every_die_and_every_colour_border_also_carries_a_symbol(open_page: PageFactory) -> None:
+    page = open_page()
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    for colour, symbol in SYMBOLS.items():
+        expect(page.locator(f".sq-die.c-{colour} .die-symbol")).to_have_text(symbol)
+    borders = page.eval_on_selector_all(
+        ".patch-box.border",
+        "boxes => boxes.map(b => [b.getAttribute('class'),"
+        " b.parentNode.querySelector('.patch-symbol')?.textContent])",
+    )
+    assert borders, "the shop and quilts show coloured patches"
+    for classes, symbol in borders:
+        colour = re.search(r"c-(\w+)", classes)
+        assert colour and symbol == SYMBOLS[colour.group(1)]
+
+
+# -- Handy hochkant ----------------------------------------------------------------------------
+
+
+def test_on_a_phone_tabs_switch_and_the_shop_is_a_line_until_opened(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(viewport=PHONE, locale="de-DE")
+    open_table(page, computers=3)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    tabs = page.locator(".sq-tabs .tab")
+    expect(tabs).to_have_text(["Nachbarinnen", "Spielverlauf", "Chat"])
+    expect(page.locator(".sq-neighbours")).to_be_visible()
+    expect(page.locator(".sq-history")).to_be_hidden()
+    expect(page.locator(".shelf-kit")).to_be_hidden()
+    page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    page.screenshot(path=screenshots / "speedquilt-phone.png")
+    page.locator(".sq-tabs .tab-history").tap()
+    expect(page.locator(".sq-history")).to_be_visible()
+    expect(page.locator(".sq-neighbours")).to_be_hidden()
+    page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    page.screenshot(path=screenshots / "speedquilt-phone-history.png")
+    page.locator(".sq-tabs .tab-chat").tap()
+    expect(page.locator(".chat-empty")).to_be_visible()
+    page.locator(".shop-toggle").tap()
+    expect(page.locator(".shelf-kit")).to_be_visible()
+    page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    page.screenshot(path=screenshots / "speedquilt-phone-shop.png")
+
+
+def test_on_a_phone_the_shop_opens_by_itself_once_three_equal_dice_are_chosen(
+    open_page: PageFactory,
+) -> None:
+    deal, _ = deal_where(lambda values, legal: Counter(values).most_common(1)[0][1] >= 3)
+    page = open_page(viewport=PHONE, locale="de-DE")
+    open_table(page, computers=1, deal=deal)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    expect(page.locator(".sq-shop")).not_to_have_class(re.compile("open"))
+    values = die_values(page)
+    value, _ = Counter(values.values()).most_common(1)[0]
+    equal = [die for die, v in values.items() if v == value][:3]
+    for die in equal[:2]:
+        page.locator(f'.die-slot[data-die="{die}"] .die-face').tap()
+    expect(page.locator(".sq-shop")).not_to_have_class(re.compile("open"))
+    page.locator(f'.die-slot[data-die="{equal[2]}"] .die-face').tap()
+    expect(page.locator(".sq-shop")).to_have_class(re.compile("open"))
+    expect(page.locator(".shelf-kit")).to_be_visible()
+    expect(page.locator(".shelf-kit .shop-block.buyable")).not_to_have_count(0)
+
+
+def test_on_a_phone_a_long_press_on_a_shop_block_opens_its_block_info(
+    open_page: PageFactory,
+) -> None:
+    page = open_page(viewport=PHONE, locale="en-GB")
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    block = page.locator(".shelf-pattern .shop-block").first
+    touch = {"pointerType": "touch", "isPrimary": True, "bubbles": True}
+    block.dispatch_event("pointerdown", touch)
+    page.wait_for_timeout(700)
+    block.dispatch_event("pointerup", touch)
+    info = page.locator(".sq-info")
+    expect(info).to_be_visible()
+    expect(info).to_have_class(re.compile("pinned"))
+    expect(info).to_contain_text("Block info")
+    expect(info).to_contain_text("Patch 1:")
+    page.locator(".sq-toolbar h1").tap()  # a tap elsewhere closes it
+    expect(info).to_be_hidden()
+
+
+def test_on_a_phone_tapping_her_block_opens_the_sewing_view(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(viewport=PHONE, locale="de-DE")
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    page.locator(".sq-own .quilt-cell:not(.finished)").first.tap()
+    sewing = page.locator(".sq-sewing")
+    expect(sewing).to_be_visible()
+    expect(sewing.locator(".die-slot")).to_have_count(5)
+    expect(sewing.locator("h2")).to_contain_text("Nähen:")
+    page.wait_for_timeout(ANIMATION_MS)
+    page.screenshot(path=screenshots / "speedquilt-phone-sewing.png")
+    sewing.locator(".close-sewing").tap()
+    expect(sewing).to_have_count(0)
+
+
+# -- Ende und Wertung: whole games -------------------------------------------------------------
+
+
+def check_end_table(page: Page, points_word: str, calc: str) -> None:
+    end = page.locator(".sq-end")
+    expect(end).to_be_visible()
+    rows = end.locator(".end-row")
+    expect(rows).to_have_count(4)
+    places = [int(rows.nth(i).locator("td").first.inner_text().rstrip(".")) for i in range(4)]
+    assert places == sorted(places) and places[0] == 1
+    for i in range(4):
+        points = int(rows.nth(i).locator(".end-points").inner_text())
+        board = int(rows.nth(i).locator(".end-leaderboard").inner_text())
+        bonus = {1: 50, 2: 25, 3: 10}.get(places[i], 0)
+        assert board == 5 * points + bonus
+    rows.first.click()
+    expect(rows.first).to_have_class(re.compile("open"))
+    expect(end.locator(".breakdown-total")).to_contain_text(points_word)
+    expect(end.locator(".breakdown-lines li").first).to_be_visible(timeout=5_000)
+    expect(end.locator(".end-detail .quilt-cell.lit")).to_have_count(1)
+    lines = end.locator(".breakdown-lines li")
+    page.wait_for_timeout(1_500)
+    texts = lines.all_inner_texts()
+    assert texts and all(re.search(rf"{calc}|→|=|\d", text) for text in texts)
+
+
+def test_a_whole_game_against_three_computers_on_the_desktop_in_german(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(locale="de-DE")
+    open_table(page, computers=3)
+    play_to_the_end(page)
+    check_end_table(page, "Punkte", "×")
+    page.wait_for_timeout(1_500)
+    page.screenshot(path=screenshots / "speedquilt-end.png")
+    expect(page.locator(".sq-history li").last).to_contain_text("Ende der Partie")
+
+
+def test_a_whole_game_against_three_computers_on_a_phone_in_english(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    page = open_page(viewport=PHONE, locale="en-GB")
+    open_table(page, computers=3)
+    play_to_the_end(page)
+    check_end_table(page, "points", "×")
+    page.wait_for_timeout(1_500)
+    page.screenshot(path=screenshots / "speedquilt-phone-end.png")

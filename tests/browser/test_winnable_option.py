@@ -1,0 +1,45 @@
+"""The start page's "only winnable deals" option deals a number the solver has proven winnable."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from spielcenter.solvers.winnable import winnable_deals
+
+from .ui import PageFactory
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize(
+    ("game", "variant"), [("cruel", "classic"), ("crazy-quilt", "second-redeal")]
+)
+def test_only_winnable_deals_gives_a_proven_deal_number(
+    open_page: PageFactory, game: str, variant: str
+) -> None:
+    page = open_page()
+    panel = page.locator(f'.game-panel[data-game="{game}"]')
+    panel.locator('select[name="variant"]').select_option(variant)
+    box = panel.locator('input[name="winnable_only"]')
+    expect(box).to_be_visible()
+    box.check()
+    panel.locator(".new-game").click()
+    expect(page).to_have_url(re.compile(r"#/game/"))
+    header = page.locator("header")
+    expect(header).to_contain_text(re.compile(r"#\d+"))
+    deal = int(re.search(r"#(\d+)", header.inner_text()).group(1))
+    assert deal in winnable_deals(game, variant)
+
+
+def test_the_option_is_kept_with_the_account(open_page: PageFactory) -> None:
+    page = open_page()
+    box = page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
+    box.check()
+    page.wait_for_timeout(300)
+    page.reload()
+    expect(
+        page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
+    ).to_be_checked()

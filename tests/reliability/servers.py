@@ -1,0 +1,170 @@
+"""Real ``spielcenter serve`` processes for the crash tests, and players that talk to them over
+real sockets (httpx for HTTP, websockets for the WebSocket)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import ClientConnection, connect
+
+from ..backends import free_port
+
+START_TIMEOUT_S = 120.0
+"""A start imports the server, migrates and replays every open table; slow on a busy machine."""
+SESSION = "spielcenter_session"
+
+
+class Server:
+    """One ``spielcenter serve`` process on a loopback port, on a given database."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.env = {**os.environ, **env}
+        self.log = log
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Its HTTP address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Start it and wait until ``/health`` answers."""
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "spielcenter", "serve", "--port", str(self.port)],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, nothing but what was committed survives."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        """End it, if it still runs."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@dataclass
+class Player:
+    """One account with a browser's cookie, playing Cruel over its own WebSocket."""
+
+    name: str
+    token: str = ""
+    csrf: str = ""
+    game_id: str = ""
+    acked: dict[str, list[tuple[int, str, str]]] = field(default_factory=dict)
+    """Per game, every entry the server acknowledged: (seq, kind, move)."""
+
+    def http(self, server: Server) -> httpx.Client:
+        """An HTTP client with this player's cookie."""
+        cookies = {SESSION: self.token} if self.token else {}
+        return httpx.Client(base_url=server.url, cookies=cookies, timeout=10)
+
+    def sign_in(self, server: Server) -> None:
+        """Become a guest (the first time) and learn the CSRF token."""
+        with self.http(server) as client:
+            body = client.get("/api/me").json()
+            self.token = client.cookies.get(SESSION) or self.token
+            self.csrf = body["csrf"]
+
+    def post(self, server: Server, path: str, body: dict[str, Any]) -> httpx.Response:
+        """A state-changing request of this player."""
+        with self.http(server) as client:
+            return client.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+
+    def new_game(self, server: Server, deal: int) -> None:
+        """Deal a new Cruel game."""
+        response = self.post(server, "/api/games", {"game": "cruel", "deal": deal})
+        assert response.status_code == 201, response.text
+        self.game_id = response.json()["id"]
+        self.acked[self.game_id] = []
+
+    def socket(self, server: Server) -> ClientConnection:
+        """A WebSocket with this player's cookie."""
+        return connect(
+            f"ws://127.0.0.1:{server.port}/ws",
+            additional_headers={"Cookie": f"{SESSION}={self.token}"},
+            open_timeout=10,
+        )
+
+    def play(
+        self, server: Server, stop: threading.Event, deal: int, limit: int | None = None
+    ) -> None:
+        """Play legal moves, one at a time, until the server goes away, ``stop`` is set or
+        ``limit`` moves were sent."""
+        try:
+            with self.socket(server) as ws:
+                view = self._open(ws)
+                sent = 0
+                while not stop.is_set() and (limit is None or sent < limit):
+                    if view["status"] != "playing" or not view["legal"]:
+                        self.new_game(server, deal + len(self.acked))
+                        view = self._open(ws)
+                        continue
+                    sent += 1
+                    move = view["legal"][sent % len(view["legal"])]
+                    ws.send(
+                        json.dumps(
+                            {"type": "move", "game_id": self.game_id, "move": move, "id": sent}
+                        )
+                    )
+                    reply = self._reply(ws, sent)
+                    if reply["type"] == "event":
+                        self.acked[self.game_id].append((reply["seq"], "move", move))
+                        view = reply["view"]
+        except (WebSocketException, OSError, httpx.HTTPError):
+            return  # the server was killed: what was acknowledged is recorded
+
+    def table_clocks(self, server: Server, table_id: str) -> list[dict[str, Any]]:
+        """The clocks of a table, as ``table.state`` shows them to this player."""
+        with self.socket(server) as ws:
+            ws.send(json.dumps({"type": "table.open", "table_id": table_id, "id": "clocks"}))
+            state = self._reply(ws, "clocks")
+        assert state["type"] == "table.state", state
+        clocks: list[dict[str, Any]] = state["clocks"]
+        return clocks
+
+    def _open(self, ws: ClientConnection) -> dict[str, Any]:
+        ws.send(json.dumps({"type": "open", "game_id": self.game_id, "id": "open"}))
+        state = self._reply(ws, "open")
+        assert state["type"] == "state", state
+        view: dict[str, Any] = state["view"]
+        return view
+
+    @staticmethod
+    def _reply(ws: ClientConnection, ref: Any) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+            if message.get("ref") == ref:
+                return message
