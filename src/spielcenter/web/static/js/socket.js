@@ -1,17 +1,23 @@
-// The WebSocket of one open game. It subscribes with `open`, remembers the last seq it saw and,
-// after a dropped connection, reconnects and subscribes again with last_seq so the server sends
-// only what was missed.
+// The WebSocket of one thing the screen follows: a game (`open`) or a Speedquilt table
+// (`table.open`). It subscribes, remembers the last seq it saw and, after a dropped connection,
+// reconnects and subscribes again with last_seq so the server sends only what was missed.
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
 
-export class GameSocket {
+/** The message names of what a socket follows: a patience game or a Speedquilt table. */
+const GAME = { open: "open", idKey: "game_id", event: "event" };
+const TABLE = { open: "table.open", idKey: "table_id", event: "table.event" };
+
+class FollowingSocket {
   /**
-   * @param gameId the game to follow
-   * @param onMessage called with every message from the server (state, event, hint, error, …)
+   * @param kind GAME or TABLE: the names of the subscribe message, the id field and the events
+   * @param id the game or table to follow
+   * @param onMessage called with every message from the server
    * @param onConnection called with true/false when the connection comes and goes
    */
-  constructor(gameId, onMessage, onConnection) {
-    this.gameId = gameId;
+  constructor(kind, id, onMessage, onConnection) {
+    this.kind = kind;
+    this.id = id;
     this.onMessage = onMessage;
     this.onConnection = onConnection;
     this.lastSeq = null;
@@ -28,14 +34,23 @@ export class GameSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempt = 0;
-      const open = { type: "open", game_id: this.gameId };
-      if (this.lastSeq !== null) open.last_seq = this.lastSeq;
-      ws.send(JSON.stringify(open));
+      this.subscribe();
       this.onConnection(true);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+      this.pingTimer = setInterval(() => this.raw({ type: "ping" }), 25000);
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", () => this.dropped(ws));
+  }
+
+  /** Subscribe (again) from the last seq seen; also used to catch up after a stale refusal. */
+  subscribe() {
+    const open = { type: this.kind.open, [this.kind.idKey]: this.id };
+    if (this.lastSeq !== null) open.last_seq = this.lastSeq;
+    this.raw(open);
+  }
+
+  resync() {
+    this.subscribe();
   }
 
   receive(data) {
@@ -47,7 +62,8 @@ export class GameSocket {
     }
     if (typeof message.seq === "number") {
       // A repeated entry (sent again after a reconnect) is already on screen.
-      if (message.type === "event" && this.lastSeq !== null && message.seq <= this.lastSeq) return;
+      const seen = this.lastSeq !== null && message.seq <= this.lastSeq;
+      if (message.type === this.kind.event && seen) return;
       this.lastSeq = message.seq;
     }
     this.onMessage(message);
@@ -68,18 +84,16 @@ export class GameSocket {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
   }
 
-  /** Send one message (an id is added); false if the socket is not connected right now. */
-  send(message) {
+  /** Send one message as it is; false if the socket is not connected right now. */
+  raw(message) {
     if (!this.connected) return false;
-    const full = message.type === "ping" ? message : { ...message, game_id: this.gameId };
-    this.ws.send(JSON.stringify({ ...full, id: this.nextId++ }));
+    this.ws.send(JSON.stringify(message));
     return true;
   }
 
-  /** Subscribe again from the last seq seen, to catch up after a move was refused as stale. */
-  resync() {
-    if (!this.connected) return;
-    this.ws.send(JSON.stringify({ type: "open", game_id: this.gameId, last_seq: this.lastSeq }));
+  /** Send one message about the followed game or table (its id and a message id are added). */
+  send(message) {
+    return this.raw({ ...message, [this.kind.idKey]: this.id, id: this.nextId++ });
   }
 
   /** Drop the connection on purpose (tests use it to check the reconnect). */
@@ -91,5 +105,28 @@ export class GameSocket {
     this.closed = true;
     clearInterval(this.pingTimer);
     if (this.ws) this.ws.close();
+  }
+}
+
+/** The socket of one patience game. */
+export class GameSocket extends FollowingSocket {
+  constructor(gameId, onMessage, onConnection) {
+    super(GAME, gameId, onMessage, onConnection);
+  }
+}
+
+/** The socket of one Speedquilt table. */
+export class TableSocket extends FollowingSocket {
+  constructor(tableId, onMessage, onConnection) {
+    super(TABLE, tableId, onMessage, onConnection);
+  }
+
+  /**
+   * Send a move of her own seat; false if the socket is not connected right now.
+   * No `seq` goes with it: the computers keep moving while she decides (giving windows are
+   * answered during another player's turn), and the engine checks every move anyway.
+   */
+  move(move) {
+    return this.send({ type: "table.move", move });
   }
 }

@@ -29,7 +29,7 @@ export function chatPanel(screen) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = input.value.trim();
-      if (text) screen.socket.raw({ type: "table.chat", table_id: screen.tableId, text });
+      if (text) screen.socket.send({ type: "table.chat", text });
     });
     box.append(form);
   }

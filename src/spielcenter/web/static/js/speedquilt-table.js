@@ -21,7 +21,7 @@ import { BlockInfo } from "./speedquilt-info.js";
 import { SewingPlan, canPlace } from "./speedquilt-plan.js";
 import { settingsDialog, tableSettings } from "./speedquilt-settings.js";
 import { shelvesPaidBy, shopPanel } from "./speedquilt-shop.js";
-import { TableSocket } from "./speedquilt-socket.js";
+import { TableSocket } from "./socket.js";
 import { chatPanel } from "./speedquilt-chat.js";
 import { button, el } from "./speedquilt-dom.js";
 import { neighbourLarge, neighboursPanel } from "./speedquilt-neighbours.js";
