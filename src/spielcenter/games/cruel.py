@@ -449,23 +449,6 @@ class CruelStuck(Cruel):
 
     variant = "stuck"
 
-    def can_move_a_card(self, state: CruelState) -> bool:
-        """Whether any card (or run) can move now: :meth:`card_moves` without building the list,
-        since :meth:`status` asks this at every step of a playout."""
-        foundations = state.foundations
-        tops = {pile[-1] for pile in state.piles if pile}
-        for pile in state.piles:
-            if not pile:
-                continue
-            card = pile[-1]
-            if foundations[_SUIT_INDEX[card.suit]] == card.rank - 1:
-                return True
-            # Perseverance: a run moves only onto the card above its lowest-placed card.
-            base = pile[-self.run_length(pile)] if self.moves_runs else card
-            if _SUCCESSOR.get(base) in tops:
-                return True
-        return False
-
     def redeal_refusal(self, state: CruelState, card_moves: list[CruelMove]) -> str | None:
         """Classic's reason, or a card that can still move."""
         reason = super().redeal_refusal(state, card_moves)
@@ -480,23 +463,6 @@ class Perseverance(Cruel):
     variant = "perseverance"
     moves_runs = True
     redeals_allowed = 2
-
-    def can_move_a_card(self, state: CruelState) -> bool:
-        """Whether any card (or run) can move now: :meth:`card_moves` without building the list,
-        since :meth:`status` asks this at every step of a playout."""
-        foundations = state.foundations
-        tops = {pile[-1] for pile in state.piles if pile}
-        for pile in state.piles:
-            if not pile:
-                continue
-            card = pile[-1]
-            if foundations[_SUIT_INDEX[card.suit]] == card.rank - 1:
-                return True
-            # Perseverance: a run moves only onto the card above its lowest-placed card.
-            base = pile[-self.run_length(pile)] if self.moves_runs else card
-            if _SUCCESSOR.get(base) in tops:
-                return True
-        return False
 
     def redeal_refusal(self, state: CruelState, card_moves: list[CruelMove]) -> str | None:
         """Classic's reason, or no redeal left."""
