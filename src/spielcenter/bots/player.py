@@ -9,6 +9,7 @@ are liked, whether the thimble is used and whether a ninth block needs the lead.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, MutableMapping
 from typing import Any
 
@@ -53,8 +54,8 @@ BIN_FLOOR = 0.4
 """What the bargain bin is worth when the dice do nothing else."""
 
 
-class Player:
-    """A computer player; subclasses set the personality."""
+class Player(ABC):
+    """A computer player; subclasses set the personality (at least how they fill the basket)."""
 
     level = "base"
     kit_bias = 1.0
@@ -297,6 +298,7 @@ class Player:
                 best = (value, block_id, cell)
         return best
 
+    @abstractmethod
     def basket(
         self,
         view: JSON,
@@ -307,7 +309,6 @@ class Player:
         belief: GameState,
     ) -> int:
         """The dice mask to keep (``FULL``: stop rolling and act)."""
-        raise NotImplementedError
 
     def thimble(
         self,
