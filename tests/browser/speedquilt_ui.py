@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 MAX_STEPS = 600
 """A whole game against three computers needs far fewer of the player's steps than this."""
@@ -51,11 +52,17 @@ def mine(page: Page) -> int:
 def wait_for_mine(page: Page, before: int, timeout: float | None = None) -> None:
     """Wait until the server has taken a decision of hers made after entry ``before``
     (the computers' entries, which keep coming meanwhile, do not count)."""
-    page.wait_for_function(
-        "n => Number(document.querySelector('.sq-screen')?.dataset.mine) > n",
-        arg=before,
-        timeout=timeout or STEP_TIMEOUT_MS,
-    )
+    try:
+        page.wait_for_function(
+            "n => Number(document.querySelector('.sq-screen')?.dataset.mine) > n",
+            arg=before,
+            timeout=timeout or STEP_TIMEOUT_MS,
+        )
+    except PlaywrightTimeoutError as exc:
+        # Say what the screen showed, so a failure on a busy machine can be told apart.
+        status = page.locator(".sq-screen .status-line").all_inner_texts()
+        data = page.evaluate("() => ({...document.querySelector('.sq-screen')?.dataset})")
+        raise AssertionError(f"her decision was not taken: status {status}, screen {data}") from exc
 
 
 def click_and_wait(page: Page, target: str) -> None:

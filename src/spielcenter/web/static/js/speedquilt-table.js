@@ -31,6 +31,8 @@ import { StartChoice } from "./speedquilt-choice.js";
 const NEIGHBOUR_NAMES = ["Hilde", "Erna", "Gerda"];
 const ANIMATION_MS = { slow: 900, normal: 450, fast: 120 };
 const PHONE_WIDTH = 700;
+/** The longest a redraw waits for a press to end (longer than the long-press that opens block info). */
+const HOLD_MS = 1500;
 
 let catalogueLoaded = null;
 
@@ -70,6 +72,8 @@ export class TableScreen {
     this.autoPassTimer = null;
     this.autoPassFor = null;
     this.previousShop = null;
+    this.pressedAt = null;
+    this.heldRender = null;
     this.settings = tableSettings(app.settings);
     this.socket = new TableSocket(
       tableId,
@@ -83,7 +87,35 @@ export class TableScreen {
     this.root.replaceChildren(el("p", "loading", "Speedquilt …"));
     await loadCatalogue();
     this.applySettings();
+    this.holdRenderWhilePressed();
     this.socket.connect();
+  }
+
+  /**
+   * A tap is a press and a release on the same element. The computers' moves keep arriving while
+   * she taps, and a redraw between press and release would replace the element under her finger
+   * and swallow the tap; so a redraw waits until the press ends (at most HOLD_MS).
+   */
+  holdRenderWhilePressed() {
+    this.root.addEventListener("pointerdown", () => {
+      this.pressedAt = Date.now();
+    });
+    const released = () => {
+      if (this.pressedAt === null) return;
+      this.pressedAt = null;
+      // After the click that follows this release has been handled.
+      setTimeout(() => this.flushHeldRender(), 0);
+    };
+    this.released = released;
+    for (const type of ["pointerup", "pointercancel"])
+      window.addEventListener(type, released, { capture: true });
+  }
+
+  flushHeldRender() {
+    if (this.heldRender === null) return;
+    clearTimeout(this.heldRender);
+    this.heldRender = null;
+    this.render();
   }
 
   stop() {
@@ -92,6 +124,9 @@ export class TableScreen {
     this.root.classList.remove("theme-lamp", "theme-linen");
     document.body.classList.remove("sq-body", "theme-lamp", "theme-linen");
     clearTimeout(this.autoPassTimer);
+    clearTimeout(this.heldRender);
+    for (const type of ["pointerup", "pointercancel"])
+      window.removeEventListener(type, this.released, { capture: true });
     this.socket.close();
   }
 
@@ -293,6 +328,15 @@ export class TableScreen {
   render() {
     const view = this.view;
     if (!view) return;
+    if (this.pressedAt !== null && Date.now() - this.pressedAt < HOLD_MS) {
+      this.heldRender ??= setTimeout(() => {
+        this.pressedAt = null;
+        this.flushHeldRender();
+      }, HOLD_MS);
+      return;
+    }
+    clearTimeout(this.heldRender);
+    this.heldRender = null;
     this.root.dataset.phase = view.phase;
     this.root.dataset.status = view.status;
     this.root.dataset.you = String(this.seat);
