@@ -1,7 +1,8 @@
 """Crazy Quilt win rates: the thoughtful solver (stock known) and the honest player (stock unseen).
 
-    uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --minutes 10 \\
-        [--budget 200000] [--honest-budget 50000] [--deals 1000]
+    uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --deals 1000 \\
+        [--budget 200000] [--honest-budget 50000] [--minutes 60] \\
+        [--jsonl FILE] [--add-winnable]
 
 For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have
 passed (the deal in progress is finished), it runs
@@ -11,7 +12,11 @@ passed (the deal in progress is finished), it runs
 * the honest player (:func:`spielcenter.solvers.crazy_quilt_honest.play_honestly`, its solver
   limited to ``--honest-budget`` positions each time it comes to know the stock): won or lost.
 
-It prints the counts with 95 % Wilson intervals, the time per deal, and a JSON line.
+It prints the counts with 95 % Wilson intervals, the time per deal (median, p99, max) and a
+JSON line. ``--jsonl FILE`` appends one JSON record per deal (verdict, positions, seconds, the
+honest player's result); ``--add-winnable`` adds every deal the solver won to the stored list of
+winnable deals (``spielcenter winnable``), after replaying its line through the engine to a won
+game, exactly as ``spielcenter winnable grow`` does.
 """
 
 from __future__ import annotations
@@ -22,13 +27,18 @@ import platform
 import statistics
 import time
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
 from spielcenter.games.crazy_quilt import VARIANTS
+from spielcenter.solvers import winnable
 from spielcenter.solvers.crazy_quilt import solve
 from spielcenter.solvers.crazy_quilt_honest import play_honestly
-from spielcenter.solvers.cruel_winrate import wilson_interval
+from spielcenter.solvers.cruel_winrate import percentile, wilson_interval
+
+GAME = "crazy-quilt"
 
 
 def share(hits: int, trials: int) -> str:
@@ -38,14 +48,39 @@ def share(hits: int, trials: int) -> str:
     return f"{hits}/{trials} = {rate:.1%} [{low:.1%}, {high:.1%}]"
 
 
+def times(values: list[float]) -> str:
+    """Median, p99 and max of a list of seconds."""
+    if not values:
+        return "no deals"
+    return (
+        f"median {statistics.median(values):.2f} s, p99 {percentile(values, 0.99):.2f} s, "
+        f"max {max(values):.2f} s"
+    )
+
+
+def add_to_winnable(variant: str, deal: int, moves: list[str]) -> bool:
+    """Add ``deal`` to the winnable list if ``moves`` replay to a won game; whether it did."""
+    if not winnable.replays_to_won(GAME, variant, deal, moves):
+        return False
+    path = winnable.list_path(GAME, variant)
+    deals = winnable.read_list(path)
+    if deal not in deals:
+        winnable.write_list(path, GAME, variant, (*deals, deal))
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", choices=VARIANTS, default="classic")
     parser.add_argument("--first", type=int, default=1, help="first deal number")
     parser.add_argument("--deals", type=int, default=1000, help="at most this many deals")
-    parser.add_argument("--minutes", type=float, default=10.0, help="stop after this long")
+    parser.add_argument("--minutes", type=float, default=600.0, help="stop after this long")
     parser.add_argument("--budget", type=int, default=200_000, help="solver positions per deal")
     parser.add_argument("--honest-budget", type=int, default=50_000)
+    parser.add_argument("--jsonl", type=Path, help="append one JSON record per deal here")
+    parser.add_argument(
+        "--add-winnable", action="store_true", help="add the won deals to the winnable list"
+    )
     args = parser.parse_args()
 
     counts = {"won": 0, "lost": 0, "unknown": 0}
@@ -53,6 +88,7 @@ def main() -> None:
     solve_times: list[float] = []
     honest_times: list[float] = []
     nodes = 0
+    added = 0
     began = time.perf_counter()
     deal = args.first
     with tqdm(total=args.deals, desc=args.variant, unit="deal") as bar:
@@ -68,6 +104,19 @@ def main() -> None:
             honest = play_honestly(deal, args.variant, args.honest_budget)
             honest_times.append(time.perf_counter() - clock)
             honest_won += honest.status.value == "won"
+            if args.add_winnable and verdict.result == "won":
+                added += add_to_winnable(args.variant, deal, verdict.moves)
+            if args.jsonl is not None:
+                record: dict[str, Any] = {
+                    "deal": deal,
+                    "result": verdict.result,
+                    "nodes": verdict.nodes,
+                    "seconds": round(solve_times[-1], 4),
+                    "honest": honest.status.value,
+                    "honest_seconds": round(honest_times[-1], 4),
+                }
+                with args.jsonl.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(record) + "\n")
             deal += 1
             bar.update(1)
             bar.set_postfix(won=counts["won"], lost=counts["lost"], honest=honest_won)
@@ -79,12 +128,11 @@ def main() -> None:
     print(f"  thoughtful unknown {share(counts['unknown'], done)}")
     print(f"  honest won         {share(honest_won, done)}")
     if done:
-        print(
-            f"  solver: median {statistics.median(solve_times):.2f} s, max {max(solve_times):.2f} s"
-            f" per deal, {nodes / solving:,.0f} positions/s"
-        )
-        print(f"  honest: median {statistics.median(honest_times):.2f} s per deal")
-    record = {
+        print(f"  solver: {times(solve_times)} per deal, {nodes / solving:,.0f} positions/s")
+        print(f"  honest: {times(honest_times)} per deal")
+    if args.add_winnable:
+        print(f"  winnable list: {added} won deals replayed and listed")
+    summary = {
         "variant": args.variant,
         "first": args.first,
         "deals": done,
@@ -93,12 +141,16 @@ def main() -> None:
         "thoughtful": counts,
         "honest_won": honest_won,
         "solve_seconds": solving,
+        "solve_median": statistics.median(solve_times) if done else 0.0,
+        "solve_p99": percentile(solve_times, 0.99),
+        "solve_max": max(solve_times, default=0.0),
         "honest_seconds": sum(honest_times),
+        "honest_median": statistics.median(honest_times) if done else 0.0,
         "positions_per_second": nodes / solving if solving else 0.0,
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
     }
-    print(json.dumps(record))
+    print(json.dumps(summary))
 
 
 if __name__ == "__main__":

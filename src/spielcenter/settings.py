@@ -33,7 +33,16 @@ class Settings(BaseSettings):
         default=None, description="SQLAlchemy async URL; default: a SQLite file in DATA_DIR"
     )
     SECRET_KEY: str | None = None
-    REDIS_URL: str | None = None
+    REDIS_URL: str | None = Field(
+        default=None,
+        description="Several processes on one database: tables owned through leases in Redis",
+    )
+    REDIS_LEASE_MS: int = Field(
+        default=10_000,
+        ge=300,
+        description="How long a table's lease lasts unrenewed: a dead owner's tables wait this"
+        " long before another process takes them over",
+    )
     DAY_TIMEZONE: str = "Europe/Berlin"
     DAILY_SECRET: str | None = Field(
         default=None,
@@ -48,6 +57,15 @@ class Settings(BaseSettings):
     ALLOWED_ORIGINS: list[str] = Field(
         default_factory=list,
         description="Origins allowed on the WebSocket besides the server's own host",
+    )
+    CLOCK_SCALE: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description=(
+            "Shortens every clock of a table with people (think time, giving, grace,"
+            " auto-continue) by this factor; only for tests and demonstrations (docs/tables.md)"
+        ),
     )
 
     @property

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -59,6 +60,18 @@ class Server:
             time.sleep(0.1)
         raise RuntimeError(f"the server did not answer: {self.log.read_text()[-2000:]}")
 
+    @property
+    def process_id(self) -> str | None:
+        """Its id among several processes (``server/cluster.py``), from its start line."""
+        text = re.sub(r"\x1b\[[0-9;]*m", "", self.log.read_text(errors="replace"))
+        found = re.findall(r"tables_restarted.*?process=([0-9a-f]{16})", text)
+        return found[-1] if found else None
+
+    @property
+    def running(self) -> bool:
+        """Whether its process runs."""
+        return self.process is not None and self.process.poll() is None
+
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush, nothing but what was committed survives."""
         assert self.process is not None
@@ -73,6 +86,25 @@ class Server:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def start_together(servers: list[Server]) -> None:
+    """Start several servers at once (each start mostly waits for imports and migration)."""
+    failures: list[BaseException] = []
+
+    def start(server: Server) -> None:
+        try:
+            server.start()
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=start, args=(s,)) for s in servers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
 
 
 @dataclass

@@ -147,6 +147,38 @@ def test_losses_proven_in_short_trials_carry_over_correctly_in_perseverance():
     assert decided >= 100
 
 
+def test_losses_proven_in_short_trials_carry_over_correctly_in_classic():
+    # Classic has no loops once merges are skipped, so its trials pass their proofs on too.
+    rng = random.Random("cruel-solver-carry-over-classic")
+    decided = 0
+    for _ in range(120):
+        state = random_small_position(rng, "classic", most=14)
+        verdict = solve(state, node_budget=400)
+        if verdict.result == "unknown":
+            continue
+        decided += 1
+        assert (verdict.result == "won") == brute_force_winnable(state), state
+        if verdict.result == "won":
+            assert replays_to_won(state, verdict.moves)
+    assert decided >= 100
+
+
+def test_once_no_redeal_is_left_any_building_move_is_safe_in_perseverance():
+    # The solver makes the last phase's building moves without branching: on positions with
+    # both redeals spent, its verdict must still be the brute force's, both ways.
+    rng = random.Random("cruel-solver-last-phase")
+    answers = {"won": 0, "lost": 0}
+    for _ in range(150):
+        state = replace(random_small_position(rng, "perseverance", most=20), redeals=2)
+        verdict = solve(state)
+        assert verdict.result != "unknown"
+        assert (verdict.result == "won") == brute_force_winnable(state), state
+        if verdict.result == "won":
+            assert replays_to_won(state, verdict.moves)
+        answers[verdict.result] += 1
+    assert answers["won"] >= 10 and answers["lost"] >= 10, answers
+
+
 def test_a_line_found_in_the_middle_of_a_game_continues_it_to_won():
     game = get_game("cruel", "classic")
     line = solve(2).moves

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from spielcenter.games.base import get_game
+from spielcenter.games.base import JSON, get_game
 from spielcenter.services.accounts import AccountService
 from spielcenter.services.common import Clock, utcnow
 from spielcenter.services.games import GameResolver, GameService
@@ -24,6 +25,7 @@ from spielcenter.services.tables import TableService
 from spielcenter.settings import Settings
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 
+from .cluster import ClusteredRegistry
 from .deps import Platform
 from .errors import install_error_handlers
 from .logging import AccessLog, configure_logging, log
@@ -34,6 +36,49 @@ from .routes.pages import STATIC
 from .tables import TableRegistry, speedquilt_engine
 from .websocket import Hub
 from .websocket import router as websocket_router
+
+REDIS_CONNECTIONS = 64
+"""Connections to Redis per process (one of them listens; the others publish)."""
+REDIS_WAIT_S = 10.0
+"""How long a publish waits for a free connection before it fails."""
+
+
+def _registry(
+    settings: Settings,
+    service: TableService,
+    hub: Hub,
+    clock: Clock,
+    delays: Mapping[str, float] | None,
+) -> TableRegistry:
+    """The live tables: this process's alone, or shared with others through Redis."""
+    options: dict[str, Any] = {"delays": delays, "clock_scale": settings.CLOCK_SCALE}
+    if settings.REDIS_URL is None:
+        return TableRegistry(service, hub, clock, **options)
+    from redis.asyncio import BlockingConnectionPool, Redis
+
+    # Every publish borrows a connection: under load they wait for one instead of failing.
+    pool = BlockingConnectionPool.from_url(
+        settings.REDIS_URL, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
+    )
+    redis = Redis.from_pool(pool)
+    return ClusteredRegistry(service, hub, clock, redis, settings.REDIS_LEASE_MS, **options)
+
+
+def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> None:
+    """Several processes serve the same patience games: a cached position may be behind the
+    database (services/games.py, "One writer"), and events go to the other processes too."""
+    games.shared = True
+
+    async def publish(event: JSON, origin: object) -> None:
+        await hub.publish(event, origin)
+        await cluster.publish_game(event)
+
+    async def written_elsewhere(event: JSON) -> None:
+        games.forget(event["game_id"])
+        await hub.publish(event, None)
+
+    games.publish = publish
+    cluster.on_game_event = written_elsewhere
 
 
 def create_app(
@@ -75,7 +120,9 @@ def create_app(
         app.state.platform = platform
         app.state.progress = ProgressServices.build(sessionmaker, platform.games, settings, clock)
         table_service = TableService(sessionmaker, speedquilt_engine, clock)
-        app.state.tables = TableRegistry(table_service, hub, clock, table_delays)
+        app.state.tables = _registry(settings, table_service, hub, clock, table_delays)
+        if isinstance(app.state.tables, ClusteredRegistry):
+            _share_games(platform.games, hub, app.state.tables)
         await app.state.tables.start()
         log.info("started", env=settings.ENV, database=engine.url.render_as_string())
         try:

@@ -1,7 +1,7 @@
 """Several server processes on one database: table ownership and fan-out through Redis.
 
 The building blocks of ``docs/deploy.md`` ("Several processes"), tested against a real
-redis-server; the table registry does not use them yet.
+redis-server; ``server/cluster.py`` wires them into the table registry.
 
 - :class:`Leases`: a table is owned by one process at a time. The lease is a Redis key
   ``<prefix>lease:<table>`` holding the owner's id with an expiry; only the owner renews or
@@ -9,9 +9,11 @@ redis-server; the table registry does not use them yet.
   touch its successor's). A process that dies stops renewing; when the lease runs out another
   process takes the table over (:meth:`Leases.take_over`) and replays it from the database —
   clock deadlines are stored there as absolute times.
-- :class:`Bus`: publish/subscribe. Events of a table go to the channel ``<prefix>table:<id>``,
-  which every process holding a socket for that table subscribes to; commands for a table go to
-  the channel of its owner, ``<prefix>process:<owner>``.
+- :class:`Bus`: publish/subscribe. Every process listens on its own channel
+  ``<prefix>process:<id>``: commands for the tables it owns arrive there, and the messages the
+  owners send to its sockets. A table's channel ``<prefix>table:<id>``, which every process
+  holding a socket for that table subscribes to, announces a new owner. A patience game's
+  channel ``<prefix>game:<id>`` carries its events to the processes holding a socket for it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+
+from .logging import log
 
 LEASE_MS = 10_000
 """How long a lease lasts unless renewed; owners renew at a third of it."""
@@ -90,8 +94,24 @@ class Leases:
         return value.decode() if isinstance(value, bytes) else value
 
     async def renew_all(self, table_ids: Iterable[str]) -> set[str]:
-        """Renew every lease this process holds; the tables it has lost."""
-        return {t for t in table_ids if not await self.renew(t)}
+        """Renew every lease this process holds (one round trip); the tables it has lost."""
+        ids = list(table_ids)
+        if not ids:
+            return set()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in ids:
+                await self._renew(
+                    keys=[self._key(table_id)], args=[self.owner, self.lease_ms], client=pipe
+                )
+            renewed = await pipe.execute()
+        return {t for t, ok in zip(ids, renewed, strict=True) if not ok}
+
+    async def owners_of(self, table_ids: list[str]) -> list[str | None]:
+        """The owners of several tables (one round trip), ``None`` where nobody owns one."""
+        if not table_ids:
+            return []
+        values = await self.redis.mget([self._key(t) for t in table_ids])
+        return [v.decode() if isinstance(v, bytes) else v for v in values]
 
     async def take_over(self, open_table_ids: Iterable[str]) -> list[str]:
         """Acquire every open table that has no owner (its owner died or never was); the tables
@@ -112,6 +132,11 @@ class Bus:
     def table_channel(table_id: str) -> str:
         """The channel of a table's events."""
         return f"table:{table_id}"
+
+    @staticmethod
+    def game_channel(game_id: str) -> str:
+        """The channel of a patience game's events (to the other processes' sockets)."""
+        return f"game:{game_id}"
 
     @staticmethod
     def process_channel(owner: str) -> str:
@@ -144,7 +169,10 @@ class Bus:
                 continue
             channel = message["channel"]
             name = channel.decode() if isinstance(channel, bytes) else str(channel)
-            await deliver(name.removeprefix(self.prefix), json.loads(message["data"]))
+            try:
+                await deliver(name.removeprefix(self.prefix), json.loads(message["data"]))
+            except Exception:  # one bad message must not stop the reader of all the others
+                log.exception("bus_message_failed", channel=name)
 
     async def close(self) -> None:
         """Stop reading and leave every channel."""

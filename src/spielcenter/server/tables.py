@@ -19,7 +19,7 @@ import contextlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -31,7 +31,15 @@ from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.scoring import leaderboard_points
 from spielcenter.games.speedquilt.state import GameState, Phase
 from spielcenter.services.chat import RECENT, ChatService
-from spielcenter.services.clocks import ABSENCE, ClockKind, Timing, Waiting, due, next_deadlines
+from spielcenter.services.clocks import (
+    ABSENCE,
+    GRACE,
+    ClockKind,
+    Timing,
+    Waiting,
+    due,
+    next_deadlines,
+)
 from spielcenter.services.clocks import waiting_for as clocked_seats
 from spielcenter.services.common import Clock, ServiceError, as_utc
 from spielcenter.services.ledger import LedgerService
@@ -46,7 +54,7 @@ from spielcenter.services.tables import (
 from spielcenter.store.models import SeatClock
 
 from .logging import log
-from .websocket import MAX_MESSAGE_BYTES, BadMessage, Connection, Hub
+from .websocket import MAX_MESSAGE_BYTES, BadMessage, Hub, Watcher
 
 __all__ = [
     "TEMPO_SECONDS",
@@ -99,7 +107,7 @@ class Entry:
 class _Command:
     """A request for the actor; ``done`` carries its outcome back to the socket."""
 
-    connection: Connection
+    connection: Watcher
     ref: Any
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -155,6 +163,7 @@ class TableActor:
         hub: Hub,
         delays: Mapping[str, float],
         clock: Clock,
+        clock_scale: float = 1.0,
     ) -> None:
         self.stored = stored
         self.engine = engine
@@ -173,7 +182,9 @@ class TableActor:
         self.task: asyncio.Task[None] | None = None
         setup = stored.setup
         # A lobby table's clocks and the stand-in computer for its people (docs/tables.md).
-        self.timing = Timing(setup.think_seconds, setup.giving_seconds) if setup else None
+        self.timing = (
+            Timing(setup.think_seconds, setup.giving_seconds, clock_scale) if setup else None
+        )
         self.stand_in = setup.stand_in if setup else "normal"
         self.stand_ins: dict[int, Bot] = {}
         self.warned: set[int] = set()
@@ -521,10 +532,14 @@ class TableActor:
     def clocks(self) -> dict[int, Waiting]:
         """The running clocks by seat, from the stored absolute deadlines."""
         return {
-            seat: Waiting(ClockKind(row.kind), as_utc(row.deadline))
+            seat: Waiting(ClockKind(row.kind), as_utc(row.deadline), self._grace)
             for seat, row in sorted(self.stored.clocks.items())
             if row.kind is not None and row.deadline is not None
         }
+
+    @property
+    def _grace(self) -> timedelta:
+        return self.timing.grace if self.timing else GRACE
 
     def clock_list(self) -> list[JSON]:
         """The clocks as the protocol sends them (``clocks`` of ``table.state``/``table.event``)."""
@@ -761,8 +776,10 @@ class TableRegistry:
         clock: Clock,
         delays: Mapping[str, float] | None = None,
         engine_for: Callable[[str, dict[str, Any]], Speedquilt] = speedquilt_engine,
+        clock_scale: float = 1.0,
     ) -> None:
         self.service = service
+        self.clock_scale = clock_scale  # CLOCK_SCALE: shorter clocks for tests (docs/tables.md)
         self.hub = hub
         self.clock = clock
         self.delays = dict(TEMPO_SECONDS if delays is None else delays)
@@ -770,7 +787,7 @@ class TableRegistry:
         self.actors: dict[str, TableActor] = {}
         self._loading = asyncio.Lock()
         sessionmaker = service.sessionmaker
-        self.lobby = LobbyService(sessionmaker, clock)
+        self.lobby = LobbyService(sessionmaker, clock, clock_scale)
         self.chat = ChatService(sessionmaker, clock)
         self.ledger = LedgerService(sessionmaker, clock)
 
@@ -817,11 +834,25 @@ class TableRegistry:
 
     def _activate(self, stored: StoredTable) -> TableActor:
         engine = self.engine_for(stored.record.variant, dict(stored.record.options))
-        actor = TableActor(stored, engine, self.service, self.hub, self.delays, self.clock)
+        actor = TableActor(
+            stored, engine, self.service, self.hub, self.delays, self.clock, self.clock_scale
+        )
         actor.chat = self.chat
         self.actors[stored.record.id] = actor
         actor.start()
         return actor
+
+    async def dispatch(self, table_id: str, command: _Command) -> None:
+        """Have the table's actor handle a socket's command (another process's, when that one
+        owns the table: ``server/cluster.py``)."""
+        actor = await self.get(table_id)
+        await actor.submit(command)
+
+    async def closed(self, connection: Watcher) -> None:
+        """A socket of this process closed (the hub already forgot it)."""
+
+    async def follow_game(self, game_id: str) -> None:
+        """A socket of this process opened a patience game (other processes may write it)."""
 
     async def summaries(self, account_id: str, state: str | None) -> list[JSON]:
         """Summaries of the tables ``account_id`` sits at, newest first."""
@@ -894,7 +925,7 @@ def table_request(text: str) -> tuple[JSON, Any] | None:
 
 
 async def handle_table_message(
-    registry: TableRegistry, connection: Connection, data: JSON, ref: Any
+    registry: TableRegistry, connection: Watcher, data: JSON, ref: Any
 ) -> None:
     """Answer one ``table.*`` message; refusals are raised (the socket turns them into errors)."""
     try:
@@ -905,7 +936,11 @@ async def handle_table_message(
         error = BadMessage(f"{where}: {first.get('msg', 'invalid')}")
         error.ref = ref  # type: ignore[attr-defined]
         raise error from None
-    actor = await registry.get(message.table_id)
+    await registry.dispatch(message.table_id, table_command(message, connection, ref))
+
+
+def table_command(message: TableMessage, connection: Watcher, ref: Any) -> _Command:
+    """The actor's command for a validated ``table.*`` message of ``connection``."""
     command: _Command
     match message:
         case TableOpenMessage():
@@ -918,4 +953,9 @@ async def handle_table_message(
             command = _Leave(connection, ref)
         case TableReturnMessage():
             command = _Return(connection, ref)
-    await actor.submit(command)
+    return command
+
+
+def parse_table_message(data: JSON) -> TableMessage:
+    """A ``table.*`` message checked again (one routed from another process)."""
+    return _table_message.validate_python(data)

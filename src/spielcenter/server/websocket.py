@@ -13,7 +13,7 @@ import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
@@ -133,6 +133,19 @@ def _bad(exc: ValidationError, ref: Any) -> BadMessage:
 # -- sockets and who watches what -------------------------------------------------------------
 
 
+class Watcher(Protocol):
+    """What the hub and a table's actor need of a socket: its login, an id, what it watches,
+    and sending. A :class:`Connection` is a socket of this process; with several processes a
+    table's owner also holds the sockets of other processes (``server/cluster.py``)."""
+
+    login: Login
+    id: str
+    games: set[str]
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one message to the socket."""
+
+
 @dataclass(eq=False)
 class Connection:
     """One open socket of one session."""
@@ -174,15 +187,16 @@ class Hub:
 
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
-        self.watchers: dict[str, set[Connection]] = {}
+        self.watchers: dict[str, set[Watcher]] = {}
 
     def add(self, connection: Connection) -> None:
         """A socket opened."""
         self.connections.add(connection)
 
-    def remove(self, connection: Connection) -> None:
+    def remove(self, connection: Watcher) -> None:
         """A socket closed: it watches nothing any more."""
-        self.connections.discard(connection)
+        if isinstance(connection, Connection):
+            self.connections.discard(connection)
         for game_id in connection.games:
             watchers = self.watchers.get(game_id)
             if watchers is not None:
@@ -190,7 +204,16 @@ class Hub:
                 if not watchers:
                     del self.watchers[game_id]
 
-    def watch(self, connection: Connection, game_id: str) -> None:
+    def unwatch(self, connection: Watcher, game_id: str) -> None:
+        """``connection`` no longer receives the events of ``game_id``."""
+        connection.games.discard(game_id)
+        watchers = self.watchers.get(game_id)
+        if watchers is not None:
+            watchers.discard(connection)
+            if not watchers:
+                del self.watchers[game_id]
+
+    def watch(self, connection: Watcher, game_id: str) -> None:
         """``connection`` receives the events of ``game_id`` from now on."""
         connection.games.add(game_id)
         self.watchers.setdefault(game_id, set()).add(connection)
@@ -253,6 +276,8 @@ async def websocket_endpoint(socket: WebSocket) -> None:
         await _serve(platform, connection)
     finally:
         platform.hub.remove(connection)
+        # With several processes, the owners of the tables it watched forget it too.
+        await socket.app.state.tables.closed(connection)
 
 
 async def _serve(platform: Platform, connection: Connection) -> None:
@@ -319,6 +344,7 @@ async def _dispatch(
                     await connection.send(_with_ref(outgoing, ref))
 
             await games.catch_up(account, game_id, last_seq, deliver)
+            await connection.socket.app.state.tables.follow_game(game_id)
         case MoveMessage(game_id=game_id, move=move, seq=seq):
             await games.move(account, game_id, move, seq, origin)
         case UndoMessage(game_id=game_id, seq=seq):

@@ -62,10 +62,15 @@ class ClockKind(StrEnum):
 
 @dataclass(frozen=True)
 class Timing:
-    """A table's clocks in seconds (``None``: no clock)."""
+    """A table's clocks in seconds (``None``: no clock).
+
+    ``scale`` shortens every length, the grace included (the setting ``CLOCK_SCALE``: a browser
+    test lets a clock run out in seconds instead of half a minute); it is 1 in play.
+    """
 
     think: int | None
     giving: int | None
+    scale: float = 1.0
 
     def length(self, kind: ClockKind) -> timedelta | None:
         """How long a decision of that kind may take (``None``: no clock)."""
@@ -75,21 +80,27 @@ class Timing:
             case ClockKind.GIVING:
                 seconds = self.giving
             case ClockKind.AUTO:
-                return AUTO_CONTINUE
-        return None if seconds is None else timedelta(seconds=seconds)
+                return AUTO_CONTINUE * self.scale
+        return None if seconds is None else timedelta(seconds=seconds) * self.scale
+
+    @property
+    def grace(self) -> timedelta:
+        """The grace after a deadline."""
+        return GRACE * self.scale
 
 
 @dataclass(frozen=True)
 class Waiting:
-    """A seat's running clock: what it waits for, and the absolute deadline."""
+    """A seat's running clock: what it waits for, the absolute deadline, and the grace after it."""
 
     kind: ClockKind
     deadline: datetime
+    grace: timedelta = GRACE
 
     @property
     def grace_until(self) -> datetime:
         """When the grace ends (the auto-continue clock has none)."""
-        return self.deadline if self.kind is ClockKind.AUTO else self.deadline + GRACE
+        return self.deadline if self.kind is ClockKind.AUTO else self.deadline + self.grace
 
 
 def waiting_for(
@@ -141,7 +152,7 @@ def next_deadlines(
             continue
         length = timing.length(kind)
         if length is not None:
-            clocks[seat] = Waiting(kind, now + length)
+            clocks[seat] = Waiting(kind, now + length, timing.grace)
     return clocks
 
 

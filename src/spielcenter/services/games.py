@@ -4,6 +4,12 @@ The log holds the deal (game, variant, deal number) and the accepted entries ``m
 and ``redo``, numbered by ``seq`` 1, 2, 3 … Live positions are cached in memory per game; after a
 restart the first access replays the log. Every accepted entry is committed before the caller
 gets its event, so what a player saw was saved.
+
+One writer: with several server processes on one database (``shared``), a player's two windows
+may reach two processes. The database refuses a second writer: an entry is keyed by its game
+and ``seq``, so a process whose cached position is behind cannot write the next entry — it drops
+the cache and answers ``stale`` (the browser opens the game again and plays on). Opening a game
+there compares the cache with the stored ``seq`` first, so nobody is shown an old position.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import (
@@ -119,6 +126,8 @@ class GameService:
         """Called with each committed event while the game is still locked, so that every
         watcher gets the events of a game in ``seq`` order."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self.shared = False
+        """Other server processes write to the same database (docs/deploy.md)."""
 
     async def close(self) -> None:
         """Stop the log writer (the server is shutting down)."""
@@ -298,9 +307,28 @@ class GameService:
         Runs under the game's lock, so no new event can slip in between.
         """
         live = await self.open(account_id, game_id)
+        if self.shared and not await self._current(live):
+            self._live.pop(game_id, None)
+            live = await self.open(account_id, game_id)
         async with live.lock:
             missed = None if last_seq is None else self.missed(live, last_seq)
             await deliver([self.state_message(live)] if missed is None else missed)
+
+    def forget(self, game_id: str) -> None:
+        """Drop the cached position (another process wrote the game): the next access replays."""
+        self._live.pop(game_id, None)
+
+    async def _written_elsewhere(self, game_id: str, seq: int) -> bool:
+        """Whether another process wrote entry ``seq`` first (one writer: this one was behind)."""
+        async with self.sessionmaker() as db:
+            row = await GameRepository(db).get(game_id)
+        return row is not None and row.last_seq >= seq
+
+    async def _current(self, live: LiveGame) -> bool:
+        """Whether the cached position is the stored one (no other process wrote since)."""
+        async with self.sessionmaker() as db:
+            row = await GameRepository(db).get(live.id)
+        return row is not None and row.last_seq == live.seq and row.status == live.status.value
 
     def missed(self, live: LiveGame, last_seq: int) -> list[JSON] | None:
         """The events after ``last_seq``, or ``None`` when the gap is too large to replay."""
@@ -387,6 +415,13 @@ class GameService:
                 await self.writer.write(entry, summary)
             else:
                 achievements = await self._write_end(live, entry, summary, status, now)
+        except IntegrityError:
+            self._live.pop(live.id, None)
+            if await self._written_elsewhere(live.id, seq):
+                raise ServiceError(
+                    "stale", "the game moved on in another window: open it again"
+                ) from None
+            raise
         except Exception:
             # The record already changed in memory; drop it so the next access replays the log.
             self._live.pop(live.id, None)

@@ -7,14 +7,22 @@ the account's own seat — the cards and dice as they were then and nothing that
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from spielcenter.games.base import JSON, Game, Record, Seat, Status
-from spielcenter.store.models import AchievementRecord, TableResult
+from spielcenter.games.base import JSON, Game, GameError, Record, Seat, Status, get_game
+from spielcenter.games.speedquilt.rules import Speedquilt
+from spielcenter.store.models import (
+    AchievementRecord,
+    TableEntry,
+    TableRecord,
+    TableResult,
+    TableSeat,
+)
 from spielcenter.store.repositories import GameRepository
 
 from .achievements import ACHIEVEMENTS
@@ -23,8 +31,11 @@ from .common import ServiceError, as_utc
 from .daily import day_of_variant
 from .games import GameService
 from .results import achievement_json
+from .table_history import lines_of
 
 SPEEDQUILT = "speedquilt"
+OPEN_TABLE = "open"
+"""The status of a started table that is not over (a lobby table still waiting is "waiting")."""
 
 
 def entry_views(
@@ -46,16 +57,64 @@ def entry_views(
 
 
 def seat_views(
-    engine: Game[Any, Any], deal: int, log: Sequence[tuple[Seat, str]], seat: Seat
+    engine: Speedquilt, deal: int, log: Sequence[tuple[Seat, str]], seat: Seat
 ) -> list[JSON]:
     """The views of a table's log of ``(seat, move)`` pairs as ``seat`` saw them: the start,
     then one after each move (for Speedquilt tables; the table service keeps such logs)."""
+    return [step["view"] for step in speedquilt_steps(engine, deal, log, seat)]
+
+
+def speedquilt_steps(
+    engine: Speedquilt, deal: int, log: Sequence[tuple[Seat, str]], reader: Seat
+) -> list[JSON]:
+    """A Speedquilt log of ``(seat, move)`` pairs step by step as ``reader`` saw it: the start,
+    then each entry with its view, its history lines (docs/protocol.md, "History lines") and its
+    move text — ``None`` where the move was private to another seat (a start choice, a thimble
+    or dye-bath adjustment), exactly as the table told ``reader`` then."""
     state = engine.start(deal)
-    views = [engine.view_for(state, seat)]
-    for mover, text in log:
-        state = engine.play(state, text, mover)
-        views.append(engine.view_for(state, seat))
-    return views
+    steps = [_step(0, None, None, None, [], engine.view_for(state, reader))]
+    for seq, (mover, text) in enumerate(log, start=1):
+        move = engine.parse_move(text)
+        after = engine.apply(state, move, mover)  # the log was checked when it was written
+        lines = lines_of(engine, state, after, mover, move)
+        shown = None if lines.private and mover != reader else text
+        line = lines.line_for(mover, reader)
+        steps.append(
+            _step(seq, mover, shown, line, list(lines.also), engine.view_for(after, reader))
+        )
+        state = after
+    return steps
+
+
+def _step(
+    seq: int, seat: Seat | None, move: str | None, line: JSON | None, also: list[JSON], view: JSON
+) -> JSON:
+    kind = "move" if seq else "start"
+    return {
+        "seq": seq,
+        "kind": kind,
+        "seat": seat,
+        "move": move,
+        "line": line,
+        "also": also,
+        "view": view,
+    }
+
+
+def _table_engine(row: TableRecord | None) -> Speedquilt | None:
+    """The engine a stored table was played with; ``None`` if it cannot be made again here (a
+    table of the daily variant would need the server's secret)."""
+    if row is None:
+        return None
+    try:
+        engine = get_game(row.game, row.variant, **row.options)
+    except (GameError, LookupError, ValueError):
+        return None
+    return engine if isinstance(engine, Speedquilt) else None
+
+
+def _seat_json(seat: TableSeat) -> JSON:
+    return {"seat": seat.seat, "kind": "computer" if seat.level else "human", "level": seat.level}
 
 
 class HistoryService:
@@ -66,11 +125,13 @@ class HistoryService:
         self.games = games
 
     async def my_games(self, account_id: str, state: str | None = None) -> JSON:
-        """Finished and unfinished games of every game, newest first, and finished tables."""
+        """Finished and unfinished games of every game, newest first, and the tables: those
+        still being played first, then the finished ones with their results."""
         listed = []
         for summary in await self.games.of_account(account_id, state):
             listed.append({**summary, **await self._result(account_id, summary)})
-        tables = [] if state == "open" else await self._tables(account_id)
+        unfinished = [] if state not in (None, "open") else await self._open_tables(account_id)
+        tables = unfinished + ([] if state == "open" else await self._tables(account_id))
         return {"games": listed, "tables": tables}
 
     async def _result(self, account_id: str, summary: JSON) -> JSON:
@@ -87,6 +148,31 @@ class HistoryService:
                 result["points"] = live.engine.scores(live.record.state)[0]  # type: ignore[attr-defined]
         return result
 
+    async def _open_tables(self, account_id: str) -> list[JSON]:
+        """The started tables she sits at that are not over yet, newest first."""
+        query = (
+            select(TableRecord)
+            .join(TableSeat, TableSeat.table_id == TableRecord.id)
+            .where(TableSeat.account_id == account_id, TableRecord.status == OPEN_TABLE)
+            .order_by(TableRecord.created_at.desc())
+        )
+        async with self.sessionmaker() as db:
+            rows = (await db.execute(query)).scalars().all()
+            seats = select(TableSeat.table_id, func.count()).group_by(TableSeat.table_id)
+            ids = [row.id for row in rows]
+            result = await db.execute(seats.where(TableSeat.table_id.in_(ids)))
+            counts = {table: count for table, count in result.all()}
+        return [
+            {
+                "table_id": row.id,
+                "game": SPEEDQUILT,
+                "status": row.status,
+                "seats": counts[row.id],
+                "created_at": as_utc(row.created_at).isoformat(),
+            }
+            for row in rows
+        ]
+
     async def _tables(self, account_id: str) -> list[JSON]:
         query = (
             select(TableResult)
@@ -99,6 +185,7 @@ class HistoryService:
             {
                 "table_id": row.table_id,
                 "game": SPEEDQUILT,
+                "status": "finished",
                 "points": row.points,
                 "place": row.place,
                 "seats": row.seats,
@@ -120,6 +207,11 @@ class HistoryService:
             raise ServiceError("not_found", f"no game {game_id!r} for this account")
         engine = self.games.resolve(row.game, row.variant)
         pairs = [(entry.kind, entry.move) for entry in entries]
+        if isinstance(engine, Speedquilt) and all(kind == "move" for kind, _ in pairs):
+            # A solo Speedquilt game: its moves with their history lines, as at a table.
+            log = [(0, move) for _, move in pairs if move is not None]
+            steps = await asyncio.to_thread(speedquilt_steps, engine, row.deal, log, 0)
+            return {"game": summary, "steps": steps}
         views = entry_views(engine, row.deal, pairs)
         steps = [{"seq": 0, "kind": "start", "move": None, "view": views[0]}]
         steps += [
@@ -127,6 +219,36 @@ class HistoryService:
             for entry, view in zip(entries, views[1:], strict=True)
         ]
         return {"game": summary, "steps": steps}
+
+    async def table_replay(self, account_id: str, table_id: str) -> JSON:
+        """A Speedquilt table the account sat at, step by step from its seat: each entry of the
+        log with the view after it and its history lines; the dice as they were rolled, and
+        nothing another seat kept to itself."""
+        async with self.sessionmaker() as db:
+            row = await db.get(TableRecord, table_id)
+            at_table = select(TableSeat).where(TableSeat.table_id == table_id)
+            seats = list((await db.execute(at_table.order_by(TableSeat.seat))).scalars())
+            entries = select(TableEntry.seat, TableEntry.move).where(
+                TableEntry.table_id == table_id
+            )
+            result = await db.execute(entries.order_by(TableEntry.seq))
+            log = [(seat, move) for seat, move in result.all()]
+        mine = [seat.seat for seat in seats if seat.account_id == account_id]
+        engine = _table_engine(row)
+        if row is None or engine is None or not mine:
+            raise ServiceError("not_found", f"no table {table_id!r} of this account to replay")
+        # A long table takes a moment to replay: the event loop serves others meanwhile.
+        steps = await asyncio.to_thread(speedquilt_steps, engine, row.deal, log, mine[0])
+        table = {
+            "id": row.id,
+            "game": row.game,
+            "variant": row.variant,
+            "seat": mine[0],
+            "status": row.status,
+            "seats": [_seat_json(seat) for seat in seats],
+            "result": row.result,
+        }
+        return {"table": table, "steps": steps}
 
     async def achievements(self, account_id: str) -> JSON:
         """Every achievement, with when (and by which game) the account earned it, if it did."""

@@ -18,7 +18,7 @@ table's start, a payout with the table's last entry); :class:`LedgerService` is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -216,6 +216,41 @@ class LedgerService:
             ]
             return {"balance": await balance(db, mine), "history": history}
 
+    async def table_pot(self, table_id: str, seats: Mapping[str, int]) -> JSON:
+        """The pot of a table as everyone at it may see it: what it holds, and every movement
+        in or out of it with all its legs (``seats`` maps account ids to their seats).
+
+        A leg is ``{"who": "seat"/"house"/"pot", "seat", "amount"}``: a person's taler by her seat,
+        the house's (it pays for computers and takes remainders), the pot's own.
+        """
+        async with self.sessionmaker() as db:
+            movements = (
+                await db.execute(
+                    select(LedgerTransaction)
+                    .where(LedgerTransaction.table_id == table_id)
+                    .order_by(LedgerTransaction.id)
+                )
+            ).scalars()
+            shown = []
+            for movement in movements:
+                legs = await db.execute(
+                    select(LedgerEntry)
+                    .where(LedgerEntry.transaction_id == movement.id)
+                    .order_by(LedgerEntry.id)
+                )
+                shown.append(
+                    {
+                        "kind": movement.kind,
+                        "at": as_utc(movement.created_at).isoformat(),
+                        "legs": [_leg(entry, seats) for entry in legs.scalars()],
+                    }
+                )
+            return {
+                "table_id": table_id,
+                "pot": await balance(db, pot(table_id)),
+                "movements": shown,
+            }
+
     async def total(self) -> int:
         """The sum of the whole ledger (0: nothing created or lost)."""
         async with self.sessionmaker() as db:
@@ -225,3 +260,11 @@ class LedgerService:
         """The balance of any ledger account (``player:…``, ``house``, ``pot:…``)."""
         async with self.sessionmaker() as db:
             return await balance(db, account)
+
+
+def _leg(entry: LedgerEntry, seats: Mapping[str, int]) -> JSON:
+    if entry.account.startswith("player:"):
+        seat = seats.get(entry.account.removeprefix("player:"))
+        return {"who": "seat", "seat": seat, "amount": entry.amount}
+    who = HOUSE if entry.account == HOUSE else "pot"
+    return {"who": who, "seat": None, "amount": entry.amount}

@@ -13,7 +13,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -21,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.bots import LEVELS
 from spielcenter.store.models import SeatClock, TableRecord, TableSeat, TableSetup
 
-from .clocks import GIVING_SECONDS, THINK_SECONDS, ClockKind
+from .clocks import GIVING_SECONDS, THINK_SECONDS, ClockKind, Timing
 from .common import Clock, ServiceError, new_id
 from .ledger import check_balance, pay_stakes
 from .tables import GAME, MAX_PLAYERS, MIN_PLAYERS, TEMPI, _deal
@@ -76,9 +75,15 @@ class NewTable:
 class LobbyService:
     """Creating, listing, joining and leaving tables that wait for people."""
 
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Clock,
+        clock_scale: float = 1.0,
+    ) -> None:
         self.sessionmaker = sessionmaker
         self.clock = clock
+        self.clock_scale = clock_scale  # CLOCK_SCALE (tests): shorter clocks, see Timing
 
     async def create(self, account_id: str, new: NewTable) -> str:
         """A new lobby table with ``account_id`` at seat 0; its id (started if no seat is free)."""
@@ -216,8 +221,9 @@ class LobbyService:
             ).scalars()
         )
         await pay_stakes(db, table_id, [s.account_id for s in seats], setup.stake, now)
-        think = setup.think_seconds
-        deadline = None if think is None else now + timedelta(seconds=think)
+        timing = Timing(setup.think_seconds, setup.giving_seconds, self.clock_scale)
+        length = timing.length(ClockKind.START)
+        deadline = None if length is None else now + length
         db.add_all(
             SeatClock(
                 table_id=table_id,

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.store.models import GameEntry
@@ -49,10 +50,17 @@ class LogWriter:
         try:
             async with self.sessionmaker.begin() as db:
                 await GameRepository(db).append([(entry, summary) for entry, summary, _ in batch])
+        except IntegrityError as exc:
+            # An entry whose seq another server process wrote first (services/games.py, "one
+            # writer"): only that one is refused, so write the batch one entry at a time.
+            if len(batch) > 1:
+                for pending in batch:
+                    await self._commit([pending])
+                return
+            _fail(batch, exc)
+            return
         except Exception as exc:  # every entry of the batch failed alike (disk, database gone)
-            for _, _, done in batch:
-                if not done.done():
-                    done.set_exception(exc)
+            _fail(batch, exc)
             return
         for _, _, done in batch:
             if not done.done():
@@ -64,3 +72,9 @@ class LogWriter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+def _fail(batch: list[Pending], exc: Exception) -> None:
+    for _, _, done in batch:
+        if not done.done():
+            done.set_exception(exc)

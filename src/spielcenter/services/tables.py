@@ -297,9 +297,10 @@ class TableService:
             return list(result.scalars())
 
     async def of_account(self, account_id: str, state: str | None = None) -> list[str]:
-        """The ids of the tables ``account_id`` sits at, newest first (``open``/``finished``)."""
-        if state not in (None, OPEN, FINISHED):
-            raise ServiceError("bad_request", "state is one of open, finished")
+        """The ids of the tables ``account_id`` sits at, newest first (``open``/``finished``, or
+        ``waiting``: the lobby tables she sits at that have not started)."""
+        if state not in (None, OPEN, FINISHED, "waiting"):
+            raise ServiceError("bad_request", "state is one of open, finished, waiting")
         query = (
             select(TableRecord.id)
             .join(TableSeat, TableSeat.table_id == TableRecord.id)

@@ -18,6 +18,8 @@ What makes it exact and fast (each reduction is proven sound in ``docs/winrates.
   in the variant "stuck" (the card can move until it is gone, so it goes up before any redeal),
   once no redeal is left, and for the last card of the packet when the cards before it, down to
   its king, are its own suit in order.
+* **The last phase of Perseverance without branching**: once no redeal is left, every building
+  move is safe too (:func:`_any_build`), so that phase is a single playout.
 * **Merging two piles is useless** (classic): a lone card built on the top card of the pile just
   before it leaves the packet unchanged; the finer split dominates, so such moves are skipped.
 * **Dead positions.** A card that can never move covers the cards beneath it for good. Among the
@@ -26,7 +28,9 @@ What makes it exact and fast (each reduction is proven sound in ``docs/winrates.
   makes the position lost; after a deal, a frozen start of the packet (up to 16 cards, each pile
   top among them unable to move or to take a card) does too.
 * **Move orders.** Short trials in three move orders (foundation moves first; the redeal first;
-  reversed), then one long search in the first order, which alone can prove a loss.
+  reversed), then one long search in the first order, which alone can prove a loss. In classic
+  and Perseverance no position can come back, so each search starts from the positions the
+  earlier ones searched to the end (they are lost); "stuck" has loops and starts afresh.
 
 The search is pure: no clock unless a ``time_budget`` is given, no I/O, no randomness.
 """
@@ -215,16 +219,20 @@ def _first_pile_dead(piles: Piles, runs: bool) -> bool:
 def _frozen_prefix(packet: bytes, runs: bool, longest: int = 16) -> bool:
     """Whether the first ``m`` cards of a freshly dealt ``packet`` can never move (for some
     ``m`` up to ``longest``): then they never reach the foundations and the position is lost."""
+    lowest = [64, 64, 64, 64]  # the lowest card of each suit among the first m - 1
+    before = bytearray(64)  # which cards are among the first m - 1
     for m in range(1, min(len(packet), longest) + 1):
-        # Cheap necessary conditions on the last card of the prefix before the full test.
+        # Cheap necessary conditions on the last card of the prefix before the full test: a
+        # lower card of its suit before it, and (single cards) it is a king or its target is.
         card = packet[m - 1]
-        before = packet[: m - 1]
-        suit_base = card & ~_RANK
-        if not any(suit_base < other < card for other in before):
-            continue
-        if not runs and (card & _RANK) != KING and card + 1 not in before:
-            continue
-        if _prefix_frozen(packet, m, runs):
+        suit = card >> 4
+        candidate = lowest[suit] < card and (
+            runs or (card & _RANK) == KING or before[card + 1] == 1
+        )
+        if card < lowest[suit]:
+            lowest[suit] = card
+        before[card] = 1
+        if candidate and _prefix_frozen(packet, m, runs):
             return True
     return False
 
@@ -261,6 +269,33 @@ def _prefix_frozen(packet: bytes, m: int, runs: bool) -> bool:
         if index != last and card - 1 not in prefix:
             return False
     return True
+
+
+def _any_build(piles: Piles, runs: bool) -> Move | None:
+    """The first building move of the layout (pile by pile), or ``None`` if there is none.
+
+    Used in Perseverance once no redeal is left, where every building move is safe: the run
+    lands on the next-higher card of its lowest card, the one place it could ever be built;
+    nothing else can be built on that card; the card still goes up from there when its turn
+    comes (the cards on it are lower, so they go up first), and the longer run it now forms with
+    its target moves wherever the target alone could have moved. Uncovering the card beneath
+    only adds moves, and without a redeal no move depends on where a card lies in the packet.
+    So any winning line from before the move can be replayed after it, and the last phase needs
+    no branching at all. (With single cards this is false: the target could no longer leave
+    from under the card, so classic and "stuck" never call this.)
+    """
+    tops = {pile[-1]: index for index, pile in enumerate(piles) if pile}
+    for index, pile in enumerate(piles):
+        if not pile:
+            continue
+        cards = 1
+        if runs:
+            while cards < len(pile) and pile[-cards - 1] == pile[-cards] + 1:
+                cards += 1
+        target = tops.get(pile[-cards] + 1)
+        if target is not None:
+            return (index, target, cards)
+    return None
 
 
 class _Frame:
@@ -321,11 +356,46 @@ class _Search:
                     card = piles[last][-1]
                     if fnd[card >> 4] == (card & _RANK) - 1 and _tail_is_safe(piles, last):
                         source = last
+            if source < 0 and left == 0 and self.runs:
+                build = _any_build(piles, self.runs)
+                if build is not None:
+                    source, target, cards = build
+                    piles = _build(piles, source, target, cards)
+                    path.append(f"{source + 1}>{target + 1}")
+                    changed = True
+                    continue
             if source < 0:
                 return (piles, fnd) if changed else None
             piles, fnd = _to_foundation(piles, fnd, source)
             path.append(f"{source + 1}f")
             changed = True
+
+    def _count(self) -> None:
+        """Count a new position, or stop when the budget is spent. Called before the position
+        joins ``seen``: every position in ``seen`` but off the path was searched to the end."""
+        if self.nodes >= self.budget:
+            raise _OutOfBudget
+        self.nodes += 1
+        if self.clock is not None and self.nodes & 1023 == 0 and self.clock() > self.deadline:
+            raise _OutOfBudget
+
+    def _play_out(
+        self, piles: Piles, fnd: Foundations, path: list[str], touched: int
+    ) -> bool | None:
+        """Perseverance with no redeal left: every move is forced (:func:`_any_build`), so the
+        position is won exactly when playing every move out clears the layout. ``True`` if it
+        does; ``None`` otherwise. A playout counts as one position; one met before is not
+        played out again, and a stuck card spares the playout."""
+        before = b"\x00" + _key(piles)
+        if before in self.seen:
+            return None
+        self._count()
+        if not self._dead(piles, 0, touched):
+            forced = self._force(piles, fnd, 0, path)
+            if forced is not None and not any(forced[0]):
+                return True
+        self.seen.add(before)
+        return None
 
     def _dead(self, piles: Piles, left: int, touched: int) -> bool:
         """Whether the position is provably lost. ``touched`` is the pile that got cards
@@ -388,6 +458,8 @@ class _Search:
         touched: int,
     ) -> bool | _Frame | None:
         """Enter a position: ``True`` if won, ``None`` if nothing to search, else its frame."""
+        if left == 0 and self.runs:
+            return self._play_out(piles, fnd, path, touched)
         dealt = piles if touched == _ALL and left != 0 and _is_dealt(piles) else None
         forced = self._force(piles, fnd, left, path)
         if forced is not None:
@@ -399,12 +471,8 @@ class _Search:
             key = bytes((left,)) + key
         if key in self.seen:
             return None
-        if self.nodes >= self.budget:
-            raise _OutOfBudget
+        self._count()
         self.seen.add(key)
-        self.nodes += 1
-        if self.clock is not None and self.nodes & 1023 == 0 and self.clock() > self.deadline:
-            raise _OutOfBudget
         if self._dead(piles, left, touched):
             return None
         if dealt is not None and _frozen_prefix(b"".join(dealt), self.runs):
@@ -488,9 +556,9 @@ def solve(
     budget = max(node_budget, 0)
     schedule = [(order, budget // share) for order, share in _TRIALS if budget >= 4 * share]
     schedule.append((_UPS_FIRST, -1))
-    # In Perseverance no position can come back (every move sends a card up, lays a card on its
-    # next-higher card for good, or spends a redeal), so a position searched to the end without a
-    # win is lost, whatever the move order: later searches start from what earlier ones proved.
+    # In Perseverance and in classic no position can come back (docs/winrates.md, "Proofs carry
+    # over"), so a position searched to the end without a win is lost, whatever the move order:
+    # later searches start from what earlier ones proved. Not in "stuck", which has loops.
     proven: set[bytes] = set()
     nodes = 0
     for order, share in schedule:
@@ -512,7 +580,7 @@ def solve(
             line = search.run(*root)
         except _OutOfBudget:
             nodes += search.nodes
-            if game.moves_runs:
+            if state.variant != "stuck":
                 proven = search.finished()
             continue
         nodes += search.nodes

@@ -105,7 +105,8 @@ def header(game: str, variant: str) -> str:
     name = canonical_name(game)
     return (
         f"# {name} {variant}: deal numbers proven winnable, one a line, rising.\n"
-        f"# Made by `spielcenter winnable grow {name} --variant {variant}`: each deal was solved\n"
+        f"# Made by `spielcenter winnable grow {name} --variant {variant}` (or by a win-rate\n"
+        "# bench with --add-winnable, which makes the same check): each deal was solved\n"
         "# by Spielcenter's solver to a winning line, and that line was replayed through the\n"
         "# game engine to a won game before the number was added.\n"
     )

@@ -101,3 +101,9 @@ async def my_games(
 async def replay(game_id: str, progress: ProgressDep, login: LoginDep) -> dict[str, Any]:
     """The game step by step from its log, each view from the account's seat."""
     return await progress.history.replay(login.account_id, game_id)
+
+
+@router.get("/my-tables/{table_id}/replay")
+async def table_replay(table_id: str, progress: ProgressDep, login: LoginDep) -> dict[str, Any]:
+    """A Speedquilt table the account sat at, step by step from its seat."""
+    return await progress.history.table_replay(login.account_id, table_id)

@@ -7,6 +7,9 @@ import { showStart } from "./start.js";
 import { GameScreen } from "./game.js";
 import { TableScreen } from "./speedquilt-table.js";
 import { addProgressLink, ProgressScreen, progressRoute } from "./progress.js";
+import { addSoloStart, SoloScreen } from "./speedquilt-solo.js";
+import { JoinScreen, LobbyScreen } from "./speedquilt-lobby.js";
+import { TalerScreen } from "./taler.js";
 
 const root = document.getElementById("app");
 let screen = null;
@@ -107,7 +110,13 @@ function route() {
     screen = null;
   }
   const table = /^#\/table\/(.+)$/.exec(location.hash);
-  if (table) {
+  const solo = /^#\/solo\/(.+)$/.exec(location.hash);
+  if (solo) {
+    // A campaign stage or a daily quilt: the table screen on a stored game.
+    screen = new SoloScreen(root, decodeURIComponent(solo[1]), app);
+    screen.start();
+    window.spielcenterScreen = screen;
+  } else if (table) {
     screen = new TableScreen(root, decodeURIComponent(table[1]), app);
     screen.start();
     window.spielcenterScreen = screen;
@@ -116,12 +125,26 @@ function route() {
     screen.start();
     // Reachable from the console (and the browser tests): the screen and its socket.
     window.spielcenterScreen = screen;
+  } else if ((screen = lobbyScreen())) {
+    // Tables with people: the lobby, an invitation's join screen, the account's taler.
+    screen.start();
   } else if (progressRoute(location.hash)) {
     screen = new ProgressScreen(root, progressRoute(location.hash), app);
     screen.start();
   } else {
-    showStart(root, app).then(() => addProgressLink(root));
+    showStart(root, app).then(() => {
+      addProgressLink(root);
+      addSoloStart(root);
+    });
   }
+}
+
+function lobbyScreen() {
+  const join = /^#\/join\/(.+)$/.exec(location.hash);
+  if (join) return new JoinScreen(root, decodeURIComponent(join[1]), app);
+  if (location.hash === "#/lobby") return new LobbyScreen(root, app);
+  if (location.hash === "#/taler") return new TalerScreen(root, app);
+  return null;
 }
 
 async function boot() {

@@ -4,6 +4,7 @@
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
 import { el, formatDate, row, table } from "./progress-dom.js";
+import { playDaily, playStage } from "./speedquilt-solo.js";
 
 const PERIODS = ["week", "month", "all"];
 
@@ -135,6 +136,19 @@ function facts(pairs) {
   return list;
 }
 
+/** A button that starts (or continues) a solo game; it says so when the server refuses. */
+function playButton(className, label, play) {
+  const button = el("button", `play-solo primary ${className}`, label);
+  button.type = "button";
+  button.addEventListener("click", () =>
+    play().catch(() => {
+      button.disabled = true;
+      button.after(el("p", "status-line error", t("progress.unavailable")));
+    }),
+  );
+  return button;
+}
+
 /** The campaign: stage, spools, campaign points, the best run, and each stage's target. */
 export function campaignTab() {
   return fill(el("section", "campaign"), "/api/campaign", (data) => {
@@ -161,13 +175,21 @@ export function campaignTab() {
         stage.number === data.stage ? "current" : stage.number < data.stage ? "cleared" : "";
       return row([String(stage.number), String(stage.target), twist.join(", ")], className);
     });
+    const play = data.game_id ? "solo.start.campaign_resume" : "solo.start.campaign_stage";
     const parts = [
       status,
+      playButton("play-stage", t(play, { stage: data.stage }), playStage),
       table("stages", ["progress.stage_col", "progress.target", "progress.twist"], stages),
     ];
     if (data.provisional) parts.push(el("p", "muted", t("progress.provisional")));
     return parts;
   });
+}
+
+/** What the daily button does today: play the ranked game, continue one, or practise. */
+function dailyAction(data) {
+  if (data.open_game_id) return "solo.start.daily_resume";
+  return data.played ? "solo.start.daily_practice" : "solo.start.daily";
 }
 
 /** Today's quilt: played or not, the ranked result, practice games, and the own rank. */
@@ -188,6 +210,7 @@ export function dailyTab() {
         ["progress.result", result],
         ["progress.practice", String(data.practice)],
       ]),
+      playButton("play-daily", t(dailyAction(data)), playDaily),
     ];
   });
   const rank = section.appendChild(el("div", "daily-rank"));

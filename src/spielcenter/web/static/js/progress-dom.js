@@ -1,6 +1,7 @@
 // Small helpers shared by the pages of Meine Partien: elements, dates, and a game's title.
 
 import { language, t } from "./i18n.js";
+import { soloTitle } from "./speedquilt-solo-parts.js";
 
 /** A new element with a class and a text. */
 export function el(tag, className, text) {
@@ -19,10 +20,11 @@ export function formatDate(iso, withTime = false) {
 
 /** "Cruel · Classic", "Speedquilt · Stage 3", "Speedquilt · Daily quilt 2026-11-29". */
 export function gameTitle(entry) {
+  if (entry.kind === "table") return t("progress.table_game");
   const game = t(`game.${entry.game}`);
   if (entry.kind === "campaign") return `${game} · ${t("progress.stage", { stage: entry.stage })}`;
   if (entry.kind === "daily") return `${game} · ${t("progress.daily_of", { day: entry.day })}`;
-  if (entry.game === "speedquilt") return game;
+  if (entry.game === "speedquilt") return soloTitle(entry.variant);
   return `${game} · ${t(`variant.${entry.game}.${entry.variant}`)}`;
 }
 

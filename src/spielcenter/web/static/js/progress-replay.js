@@ -1,60 +1,28 @@
 // The replay viewer of Meine Partien: the game's views from the server, one per log entry, stepped
 // forward and backward with buttons or the arrow keys. Cruel and Crazy Quilt are drawn with the
-// game screen's own boards; a Speedquilt game is told as text (round, phase, and at the end the
-// points and their breakdown).
+// game screen's own boards; a Speedquilt game (a stage, a daily quilt, or a table she sat at) with
+// the table's parts: quilts, dice as they were, shop, history, and the end table.
 
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
 import * as cruel from "./cruel.js";
 import * as crazyQuilt from "./crazy-quilt.js";
 import { el, gameTitle } from "./progress-dom.js";
+import { replayNames, speedquiltBoard } from "./progress-speedquilt.js";
+import { historyText } from "./speedquilt-history.js";
 
 const BOARDS = { cruel, "crazy-quilt": crazyQuilt };
 const KEYS = { ArrowLeft: -1, ArrowRight: 1 };
 
-function speedquiltText(view) {
-  const box = el("div", "speedquilt-replay");
-  const lines = [
-    t("progress.sq.round", { round: view.round, max: view.max_rounds }),
-    t("progress.sq.phase", { phase: t(`progress.sq.phase.${view.phase}`) }),
-  ];
-  if (typeof view.target === "number") lines.push(t("progress.sq.target", { target: view.target }));
-  for (const line of lines) box.append(el("p", "", line));
-  if (view.breakdown) box.append(breakdown(view));
-  return box;
-}
-
-/** The final points per seat: total, empty patches, and each pattern block's points. */
-function breakdown(view) {
-  const list = el("ol", "breakdown");
-  view.breakdown.forEach((score, seat) => {
-    const item = el("li", seat === view.you ? "you" : "");
-    const head = t("progress.sq.seat_total", {
-      seat: seat + 1,
-      points: view.scores?.[seat] ?? score.total,
-      empty: score.empty_patches,
-    });
-    item.append(el("strong", "", head));
-    const blocks = el("ul", "blocks");
-    for (const block of score.blocks) {
-      const text = t("progress.sq.block", {
-        count: block.count,
-        factor: block.factor,
-        points: block.points,
-      });
-      blocks.append(el("li", "", text));
-    }
-    item.append(blocks);
-    list.append(item);
-  });
-  return list;
-}
-
 export class ReplayViewer {
-  /** @param box the element to draw into; @param gameId the game to replay */
-  constructor(box, gameId) {
+  /**
+   * @param box the element to draw into; @param gameId the game (or table) to replay
+   * @param table whether `gameId` is a Speedquilt table
+   */
+  constructor(box, gameId, table = false) {
     this.box = box;
     this.gameId = gameId;
+    this.table = table;
     this.steps = [];
     this.index = 0;
     this.onKey = (event) => this.key(event);
@@ -64,9 +32,12 @@ export class ReplayViewer {
   start() {
     this.box.append(el("p", "muted loading", t("progress.loading")));
     document.addEventListener("keydown", this.onKey);
-    getJson(`/api/my-games/${encodeURIComponent(this.gameId)}/replay`)
+    const path = this.table ? "my-tables" : "my-games";
+    getJson(`/api/${path}/${encodeURIComponent(this.gameId)}/replay`)
       .then((data) => {
-        this.game = data.game;
+        this.game = data.game ?? { ...data.table, kind: "table" };
+        this.seats = data.table?.seats;
+        this.result = data.table?.result;
         this.steps = data.steps;
         this.draw();
       })
@@ -78,6 +49,7 @@ export class ReplayViewer {
   /** Stop listening to the keyboard. */
   stop() {
     document.removeEventListener("keydown", this.onKey);
+    document.body.classList.remove("theme-linen");
   }
 
   key(event) {
@@ -119,6 +91,12 @@ export class ReplayViewer {
 
   describe(step) {
     if (step.kind === "start") return t("progress.step_start");
+    if (step.line) {
+      // A Speedquilt step reads as its history line ("Erna würfelt ▲3 ●5 …").
+      const nameOf = replayNames(this.seats, step.view.you ?? 0);
+      return historyText(step.line, (seat) => nameOf(seat, true));
+    }
+    if (this.game.game === "speedquilt" && step.move === null) return t("solo.replay.hidden");
     if (step.kind === "undo") return t("progress.step_undo");
     if (step.kind === "redo") return t("progress.step_redo", { move: step.move ?? "" });
     return t("progress.step_move", { move: step.move });
@@ -137,7 +115,15 @@ export class ReplayViewer {
       ),
       el("p", "step-move", this.describe(step)),
     );
-    const board = BOARDS[view.game] ? BOARDS[view.game].render(view) : speedquiltText(view);
+    const board = BOARDS[view.game]
+      ? BOARDS[view.game].render(view)
+      : speedquiltBoard(this.steps, this.index, {
+          seats: this.seats,
+          result: this.result,
+          variant: this.game.variant,
+        });
+    // A Speedquilt board takes its colours from the table's light theme (linen).
+    document.body.classList.toggle("theme-linen", !BOARDS[view.game]);
     const stage = el("div", "replay-board");
     stage.append(board);
     const back = el("a", "to-list", "← " + t("progress.tab.games"));

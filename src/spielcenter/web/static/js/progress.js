@@ -31,6 +31,8 @@ function ensureStyles() {
 export function progressRoute(hash) {
   const replay = /^#\/progress\/replay\/(.+)$/.exec(hash);
   if (replay) return { replay: decodeURIComponent(replay[1]) };
+  const table = /^#\/progress\/table\/(.+)$/.exec(hash);
+  if (table) return { replay: decodeURIComponent(table[1]), table: true };
   const tab = /^#\/progress(?:\/(\w+))?$/.exec(hash);
   if (!tab) return null;
   return { tab: TABS.includes(tab[1]) ? tab[1] : "games" };
@@ -58,9 +60,11 @@ function gameRow(entry) {
   const replay = el("a", "replay-link", t("progress.replay"));
   replay.href = `#/progress/replay/${encodeURIComponent(entry.id)}`;
   actions.append(replay);
-  if (entry.status === "playing" && entry.game !== "speedquilt") {
+  if (entry.status === "playing") {
+    // A Speedquilt game here is a campaign stage or a daily quilt: the solo screen plays it.
+    const screen = entry.game === "speedquilt" ? "solo" : "game";
     const resume = el("a", "resume-link", t("progress.resume"));
-    resume.href = `#/game/${encodeURIComponent(entry.id)}`;
+    resume.href = `#/${screen}/${encodeURIComponent(entry.id)}`;
     actions.append(" ", resume);
   }
   const tr = row(
@@ -79,12 +83,26 @@ function gameRow(entry) {
 }
 
 function tableRow(entry) {
+  const open = entry.status === "open";
   const place = t("progress.place_of", { place: entry.place, seats: entry.seats });
-  const result = `${place} · ${t("progress.points_count", { count: entry.points })}`;
-  return row(
-    [t("progress.table_game"), formatDate(entry.finished_at, true), result, "", ""],
-    "table-row",
-  );
+  const result = open
+    ? t("progress.unfinished")
+    : `${place} · ${t("progress.points_count", { count: entry.points })}`;
+  const id = encodeURIComponent(entry.table_id);
+  const replay = el("a", "replay-link", t("progress.replay"));
+  replay.href = `#/progress/table/${id}`;
+  const actions = el("td", "actions");
+  actions.append(replay);
+  if (open) {
+    const resume = el("a", "resume-link", t("progress.resume"));
+    resume.href = `#/table/${id}`;
+    actions.append(" ", resume);
+  }
+  const when = formatDate(entry.finished_at ?? entry.created_at, true);
+  const cells = [t("progress.table_game"), when, result, "", actions];
+  const tr = row(cells, `table-row ${entry.status}`);
+  tr.dataset.id = entry.table_id;
+  return tr;
 }
 
 function gamesTab() {
@@ -148,7 +166,7 @@ export class ProgressScreen {
     const body = el("main", "progress-body");
     if (this.route.replay) {
       this.root.dataset.tab = "replay";
-      this.viewer = new ReplayViewer(body, this.route.replay);
+      this.viewer = new ReplayViewer(body, this.route.replay, Boolean(this.route.table));
       this.viewer.start();
       this.root.replaceChildren(header, body);
       return;

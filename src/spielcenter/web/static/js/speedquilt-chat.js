@@ -25,11 +25,22 @@ export function chatPanel(screen) {
     input.maxLength = 200;
     input.setAttribute("aria-label", t("sq.chat_write"));
     input.placeholder = t("sq.chat_write");
+    // The table redraws with every move: what she is typing, and her cursor, survive it.
+    input.value = screen.chatDraft ?? "";
+    input.addEventListener("input", () => (screen.chatDraft = input.value));
+    input.addEventListener("focus", () => (screen.chatFocused = true));
+    input.addEventListener("blur", () => {
+      if (input.isConnected) screen.chatFocused = false;
+    });
+    if (screen.chatFocused) queueMicrotask(() => input.focus({ preventScroll: true }));
     form.append(input, button(t("sq.chat_send"), "chat-send", () => form.requestSubmit()));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = input.value.trim();
-      if (text) screen.socket.send({ type: "table.chat", text });
+      if (text && screen.socket.send({ type: "table.chat", text })) {
+        screen.chatDraft = "";
+        input.value = "";
+      }
     });
     box.append(form);
   }

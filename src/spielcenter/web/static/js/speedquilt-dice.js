@@ -45,6 +45,7 @@ function smallButton(label, className, onClick, title) {
  * The dice tray.
  * @param turn the view's turn (dice, basket, used)
  * @param ui {selected, basketOpen, plannedDice: Set, kits: {thimble, dye_bath}, helpful: Set,
+ *            legal: the server's legal moves (a kit's button shows only for a listed move),
  *            onSelect(name), onBasket(name), onThimble(name, delta), onDye(name, colour),
  *            offered: Set (only these dice are shown as new)}
  */
@@ -88,16 +89,18 @@ export function diceTray(turn, ui) {
 function kitButtons(die, ui) {
   const box = document.createElement("div");
   box.className = "kit-buttons";
+  // A finished kit is used once per turn: once used, the server lists its moves no more.
+  const allowed = (move) => !ui.legal || ui.legal.includes(move);
   if (ui.kits?.thimble) {
     const thimble = t("sq.kit.thimble");
-    if (die.value > 1)
+    if (die.value > 1 && allowed(`thimble ${die.die} -1`))
       box.append(smallButton("−1", "thimble minus", () => ui.onThimble(die.die, -1), thimble));
-    if (die.value < 6)
+    if (die.value < 6 && allowed(`thimble ${die.die} +1`))
       box.append(smallButton("+1", "thimble plus", () => ui.onThimble(die.die, +1), thimble));
   }
   if (ui.kits?.dye_bath) {
     for (const colour of COLOURS) {
-      if (colour === die.colour) continue;
+      if (colour === die.colour || !allowed(`dye ${die.die}->${colour}`)) continue;
       const dye = smallButton(SYMBOLS[colour], `dye c-${colour}`, () => ui.onDye(die.die, colour));
       dye.title = `${t("sq.kit.dye_bath")}: ${t(`sq.colour.${colour}`)}`;
       dye.dataset.colour = colour;

@@ -29,7 +29,8 @@ export function fitsBlock(placed, die) {
 /**
  * The giving window of the viewer.
  * @param view the table view; `window` is view.turn.windows[you]
- * @param ui {selected, onSelect(name), onPass(), autoPass: bool, giverName}
+ * @param ui {selected, onSelect(name), onPass(), autoPass: bool, giverName, kits, legal,
+ *            onThimble(name, delta), onDye(name, colour)}
  */
 export function givingWindow(view, ui) {
   const turn = view.turn;
@@ -48,8 +49,9 @@ export function givingWindow(view, ui) {
   const count = document.createElement("p");
   count.className = "giving-count";
   count.dataset.helpful = String(helpful.size);
+  const helps = helpful.size === 1 ? "sq.giving.helpful_one" : "sq.giving.helpful";
   count.textContent = helpful.size
-    ? t("sq.giving.helpful", { count: helpful.size, offered: mine.offered.length })
+    ? t(helps, { count: helpful.size, offered: mine.offered.length })
     : t("sq.giving.none_fits");
   const offered = new Set(mine.offered);
   const tray = diceTray(
@@ -59,6 +61,7 @@ export function givingWindow(view, ui) {
       offered,
       helpful,
       kits: ui.kits,
+      legal: ui.legal,
       onSelect: (name) => offered.has(name) && ui.onSelect(name),
       onThimble: ui.onThimble,
       onDye: ui.onDye,

@@ -22,7 +22,8 @@ export function neighboursPanel(screen) {
     const window = turn?.windows?.[String(seat.seat)];
     if (window && screen.myTurn) {
       const helpful = helpfulDice(seat.quilt, turn.dice, window.offered);
-      const badge = el("span", "badge helpful", t("sq.helpful_count", { count: helpful.size }));
+      const key = helpful.size === 1 ? "sq.helpful_count_one" : "sq.helpful_count";
+      const badge = el("span", "badge helpful", t(key, { count: helpful.size }));
       badge.dataset.count = String(helpful.size);
       head.append(badge);
     }

@@ -14,6 +14,9 @@ function audio() {
   const Ctor = window.AudioContext || window.webkitAudioContext;
   if (!Ctor) return null;
   context ??= new Ctor();
+  // A context made before her first tap on this page (a computer rolled right after a reload)
+  // starts suspended under the browsers' autoplay rules; once she has tapped it may resume.
+  if (context.state === "suspended") context.resume().catch(() => {});
   return context;
 }
 

@@ -15,6 +15,7 @@ import {
 } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
 import { endTable } from "./speedquilt-end.js";
+import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
 import { AUTO_PASS_MS, givingWindow, helpfulDice } from "./speedquilt-giving.js";
 import { historyPanel } from "./speedquilt-history.js";
 import { BlockInfo } from "./speedquilt-info.js";
@@ -27,6 +28,17 @@ import { button, el } from "./speedquilt-dom.js";
 import { neighbourLarge, neighboursPanel } from "./speedquilt-neighbours.js";
 import { playBell, playBlock, playRoll, setSounds } from "./speedquilt-sounds.js";
 import { StartChoice } from "./speedquilt-choice.js";
+import {
+  decorateNeighbours,
+  decorateWindow,
+  expiredText,
+  loadPot,
+  payoutLine,
+  peopleBar,
+  seatChanged,
+  startClockTicker,
+  withPeople,
+} from "./speedquilt-people.js";
 
 const NEIGHBOUR_NAMES = ["Hilde", "Erna", "Gerda"];
 const ANIMATION_MS = { slow: 900, normal: 450, fast: 120 };
@@ -88,6 +100,7 @@ export class TableScreen {
     await loadCatalogue();
     this.applySettings();
     this.holdRenderWhilePressed();
+    this.stopClocks = startClockTicker(this.root);
     this.socket.connect();
   }
 
@@ -125,6 +138,7 @@ export class TableScreen {
     document.body.classList.remove("sq-body", "theme-lamp", "theme-linen");
     clearTimeout(this.autoPassTimer);
     clearTimeout(this.heldRender);
+    this.stopClocks?.();
     for (const type of ["pointerup", "pointercancel"])
       window.removeEventListener(type, this.released, { capture: true });
     this.socket.close();
@@ -139,6 +153,7 @@ export class TableScreen {
   receive(message) {
     if (message.type === "table.state") {
       this.table = message.table;
+      this.applySettings(); // the animations follow the table's tempo
       this.seat = message.seat;
       this.history = (message.history ?? []).slice();
       this.chat = message.chat ?? null;
@@ -151,7 +166,7 @@ export class TableScreen {
       if (message.seat === this.seat && message.phase === "grace") {
         playBell();
         this.say(t("sq.clock_grace"), true);
-      }
+      } else if (message.seat === this.seat) this.say(expiredText(message.kind), true);
     } else if (message.type === "table.event") {
       const entry = message.entry;
       // The last entry of her own seat: a test (or a person) can tell her move has been taken.
@@ -160,10 +175,21 @@ export class TableScreen {
       for (const line of entry?.also ?? []) this.history.push(line);
       this.sound(entry);
       this.update(message);
+    } else if (message.type === "table.seat") {
+      // A seat changed hands: a computer plays it while its person is away, or she is back.
+      seatChanged(this, message);
+      this.render();
+    } else if (message.type === "table.left") {
+      location.hash = "#/lobby";
     } else if (message.type === "table.end") {
       this.result = message.result;
       playBell();
       this.render();
+      this.loadAchievements();
+      loadPot(this).then((pot) => {
+        this.pot = pot;
+        this.render();
+      });
     } else if (message.type === "error") {
       if (message.code === "stale") this.socket.resync();
       const key = `error.${message.code}`;
@@ -178,6 +204,7 @@ export class TableScreen {
     this.view = message.view;
     this.legal = message.legal ?? [];
     this.toAct = message.to_act ?? [];
+    this.clocks = message.clocks ?? [];
     this.root.dataset.seq = String(message.seq);
     this.root.dataset.mine = String(this.mine ?? 0);
     this.pending = false;
@@ -228,6 +255,8 @@ export class TableScreen {
   connection(up) {
     this.root.classList.toggle("offline", !up);
     if (!up) this.say(t("status.reconnecting"), true);
+    // Connected again: the note of the lost connection goes (another error stays).
+    else if (this.statusText === t("status.reconnecting")) this.say("");
   }
 
   say(text, isError = false) {
@@ -316,12 +345,18 @@ export class TableScreen {
 
   // -- drawing ---------------------------------------------------------------------------------
 
+  /** The tempo of this table (chosen when it was set up; the setting is for new tables): it
+   * paces the computers on the server and the animations here. */
+  get tempo() {
+    return ANIMATION_MS[this.table?.tempo] ? this.table.tempo : this.settings.tempo;
+  }
+
   applySettings() {
     const theme = this.settings.table_theme;
     document.body.classList.add("sq-body");
     document.body.classList.toggle("theme-lamp", theme === "lamp");
     document.body.classList.toggle("theme-linen", theme === "linen");
-    this.root.style.setProperty("--sq-anim", `${ANIMATION_MS[this.settings.tempo]}ms`);
+    this.root.style.setProperty("--sq-anim", `${ANIMATION_MS[this.tempo]}ms`);
     setSounds(this.settings.sounds);
   }
 
@@ -354,14 +389,17 @@ export class TableScreen {
     const history = historyPanel(this.history, (s) => this.nameOf(s, true));
     side.append(neighboursPanel(this), history, chatPanel(this));
     const centre = el("main", "sq-centre");
-    centre.append(this.statusBar(), this.myQuilt(), this.diceArea(), this.actionBar());
+    centre.append(peopleBar(this), this.statusBar());
+    centre.append(this.myQuilt(), this.diceArea(), this.actionBar());
     layout.append(this.shop(), centre, side);
+    decorateNeighbours(this, side);
     this.root.append(layout);
     this.statusEl = el("p", "status-line", this.statusText ?? "");
     this.statusEl.classList.toggle("error", Boolean(this.statusError));
     this.statusEl.setAttribute("role", "status");
     this.root.append(this.statusEl);
     this.overlays();
+    decorateWindow(this, this.root);
     window.scrollTo(0, scrollY);
     this.scheduleAutoPass();
   }
@@ -574,6 +612,7 @@ export class TableScreen {
       basketOpen: rolling,
       plannedDice: planned,
       kits: mine ? { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath } : {},
+      legal: this.legal,
       onSelect: mine ? (name) => this.selectDie(name) : null,
       onBasket: (name) => this.toggleBasket(name),
       onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
@@ -787,9 +826,15 @@ export class TableScreen {
     } else if (this.result && this.view.phase === "over") {
       content = endTable(this.view, this.result, {
         nameOf: (s) => this.nameOf(s),
-        tempoMs: ANIMATION_MS[this.settings.tempo] * 2,
-        onAgain: () => this.app.newTable(this.table),
+        tempoMs: ANIMATION_MS[this.tempo] * 2,
+        // A table with people is set up again in the lobby.
+        onAgain: () =>
+          withPeople(this) ? (location.hash = "#/lobby") : this.app.newTable(this.table),
       });
+      const paid = payoutLine(this, this.pot);
+      if (paid) content.append(paid);
+      const earned = achievementsBox(this.achievements);
+      if (earned) content.querySelector(".end-buttons").before(earned);
     } else if (this.largeNeighbour !== null) {
       content = neighbourLarge(this, this.largeNeighbour);
     } else if (this.myWindow && this.legal.length) {
@@ -798,6 +843,7 @@ export class TableScreen {
         giverName: this.nameOf(this.view.turn.seat),
         autoPass: this.settings.auto_continue,
         kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
+        legal: this.legal,
         onSelect: (name) => {
           this.givingDie = this.givingDie === name ? null : name;
           this.render();
@@ -865,6 +911,14 @@ export class TableScreen {
     Object.assign(this.settings, partial);
     this.applySettings();
     this.app.saveSettings(partial);
+    this.render();
+  }
+
+  /** The achievements this table earned her, for the end table (seed: "Neue Erfolge zeigt die
+   * Endtafel"). */
+  async loadAchievements() {
+    if (this.seat === null || this.achievements) return;
+    this.achievements = await achievementsOf(this.tableId).catch(() => []);
     this.render();
   }
 

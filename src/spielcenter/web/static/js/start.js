@@ -6,6 +6,7 @@ import { accountBox } from "./account.js";
 import { formatDuration, t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import { speedquiltPanel } from "./speedquilt-lobby.js";
+import { soloTitle } from "./speedquilt-solo-parts.js";
 
 /** The patience games of the start page with their variants (the first is the default). */
 export const GAMES = [
@@ -33,15 +34,18 @@ function resumeList(open, app) {
   const list = el("ul", "open-games");
   for (const entry of open) {
     const item = el("li");
-    const link = el(
-      "a",
-      "resume-game",
-      `${gameTitle(entry)} — ${t("game.deal", { deal: entry.deal })}`,
-    );
-    link.href = `#/game/${encodeURIComponent(entry.id)}`;
+    // A Speedquilt game here is a campaign stage or a daily quilt: its deal is secret.
+    const solo = entry.game === "speedquilt";
+    const title = solo
+      ? soloTitle(entry.variant)
+      : `${gameTitle(entry)} — ${t("game.deal", { deal: entry.deal })}`;
+    const link = el("a", "resume-game", title);
+    link.href = `#/${solo ? "solo" : "game"}/${encodeURIComponent(entry.id)}`;
     const moves = entry.moves ?? entry.moves_made;
-    if (moves !== undefined)
-      link.append(el("span", "resume-moves", ` (${t("game.moves", { count: moves })})`));
+    if (moves !== undefined) {
+      const key = moves === 1 ? "game.move" : "game.moves";
+      link.append(el("span", "resume-moves", ` (${t(key, { count: moves })})`));
+    }
     item.append(link);
     list.append(item);
   }

@@ -1,0 +1,468 @@
+"""Several server processes on one database and one Redis (docs/deploy.md, "Several processes").
+
+With ``SPIELCENTER_REDIS_URL`` set, the app builds a :class:`ClusteredRegistry` instead of the
+one-process :class:`~spielcenter.server.tables.TableRegistry`:
+
+- **One owner per table.** A process runs a table's actor only while it holds the table's lease
+  in Redis (``scaleout.Leases``); it renews its leases every third of their length and releases
+  them when a table ends or the process shuts down.
+- **Commands reach the owner.** A socket of this process sending ``table.*`` for a table owned
+  elsewhere: the command goes to the owner's channel; the owner's actor handles it with a
+  :class:`RemoteSocket` standing for the socket, whose messages (the answer, and from then on
+  the table's events in that seat's view) come back on this process's channel and are relayed.
+  So events reach exactly the processes that hold a socket for the table, in ``seq`` order.
+- **Takeover.** A process that dies stops renewing. Once its lease has run out another process
+  takes the table: on demand (a command or a request for it arrives) or in the periodic sweep,
+  which takes every open table without an owner, so computers and clocks go on without anybody
+  asking. The new owner replays the table from the database (clock deadlines are absolute and
+  stored there) and announces itself on the table's channel; the processes holding sockets for
+  the table open it again for them (each socket gets a fresh ``table.state``).
+
+- **Patience games** have no owner: any process serves them. Their events also go to the
+  processes holding a socket for the game (which drop their cached position), and the database
+  refuses a second writer (``services/games.py``, "One writer").
+
+The database is the last guard: a table's entries are keyed by ``(table, seq)``, so even two
+processes that both believed they owned a table could not both write its next entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from spielcenter.games.base import JSON
+from spielcenter.services.common import Clock, ServiceError
+from spielcenter.services.sessions import Login
+from spielcenter.services.tables import StoredTable, TableService
+
+from .logging import log
+from .scaleout import Bus, Leases, process_id
+from .tables import (
+    STARTED,
+    TableActor,
+    TableRegistry,
+    _Chat,
+    _Command,
+    _Leave,
+    _Move,
+    _Open,
+    _Return,
+    parse_table_message,
+    table_command,
+)
+from .websocket import Connection, Hub, Watcher
+
+__all__ = ["ClusteredRegistry", "RemoteSocket"]
+
+ROUTE_TIMEOUT_S = 15.0
+"""How long a socket waits for the owner's answer to a routed command."""
+RETRY_S = 0.2
+"""How often a command for a table whose owner died looks whether its lease has run out."""
+
+
+class RemoteSocket:
+    """A socket of another process, as the owner of a table holds it among the watchers."""
+
+    def __init__(self, registry: ClusteredRegistry, process: str, id: str, login: Login) -> None:
+        self.registry = registry
+        self.process = process
+        self.id = id
+        self.login = login
+        self.games: set[str] = set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Relay ``message`` through the socket's process."""
+        await self.registry.relay(self, message)
+
+
+class ClusteredRegistry(TableRegistry):
+    """The table registry of one of several processes: leases, routing, fan-out, takeover."""
+
+    def __init__(
+        self,
+        service: TableService,
+        hub: Hub,
+        clock: Clock,
+        redis: Redis,
+        lease_ms: int,
+        **options: Any,
+    ) -> None:
+        super().__init__(service, hub, clock, **options)
+        self.me = process_id()
+        self.redis = redis
+        self.leases = Leases(redis, self.me, lease_ms)
+        self.bus = Bus(redis)
+        self.leased: set[str] = set()
+        """The tables whose lease this process holds."""
+        self.remotes: dict[tuple[str, str], RemoteSocket] = {}
+        self.pending: dict[str, asyncio.Future[JSON]] = {}
+        self.sockets: dict[str, Watcher] = {}
+        """This process's sockets that sent a command to another process, by id."""
+        self.following: dict[str, dict[str, Watcher]] = {}
+        """Per table owned elsewhere, this process's sockets that watch it."""
+        self.channels: set[str] = set()
+        self.on_game_event: Callable[[JSON], Awaitable[None]] | None = None
+        """Hands a patience event written by another process to this process's sockets."""
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.sweeper: asyncio.Task[None] | None = None
+        self.renewer: asyncio.Task[None] | None = None
+        self.ownerless: set[str] = set()
+        """Open tables without an owner at the last sweep: taken over if still so at the next
+        (a table is committed a moment before its creator takes its lease)."""
+
+    @property
+    def sweep_seconds(self) -> float:
+        """Leases are renewed (and ownerless tables looked for) three times per lease."""
+        return self.leases.lease_ms / 3000
+
+    # -- starting and stopping -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen on this process's channel, take the open tables nobody owns, start sweeping."""
+        await self.bus.subscribe(Bus.process_channel(self.me))
+        self.bus.start(self._receive)
+        await self.sweep(at_start=True)
+        log.info("tables_restarted", tables=len(self.actors), process=self.me)
+        self.sweeper = asyncio.create_task(self._sweep_forever(), name="spielcenter-sweeper")
+        self.renewer = asyncio.create_task(self._renew_forever(), name="spielcenter-renewer")
+
+    async def close(self) -> None:
+        """Stop the actors and give their tables up at once (another process takes them)."""
+        for task in (self.sweeper, self.renewer):
+            if task is not None:
+                task.cancel()
+        await super().close()
+        for table_id in list(self.leased):
+            await self.leases.release(table_id)
+        await self.bus.close()
+        await self.redis.aclose()
+
+    # -- owning tables -----------------------------------------------------------------------------
+
+    async def create(self, account_id: str, **fields: Any) -> TableActor:
+        """A new table, owned by this process."""
+        stored = await self.service.create(account_id, **fields)
+        if not await self.leases.acquire(stored.record.id):  # a new id: nobody else has it
+            return self._copy(stored)
+        self.leased.add(stored.record.id)
+        return self._activate(stored)
+
+    async def get(self, table_id: str) -> TableActor:
+        """This process's actor of ``table_id`` if it owns the table (taking it over when nobody
+        does) or the table is finished; else a read-only copy replayed from the database."""
+        async with self._loading:
+            actor = self.actors.get(table_id)
+            if actor is not None:
+                return actor
+            # The lease first, then the log: a former owner can have written nothing after it.
+            owned = await self.leases.acquire(table_id)
+            stored = await self.service.load(table_id)
+            status = None if stored is None else stored.record.status
+            if owned and status != STARTED:  # only a table in play has an owner
+                await self.leases.release(table_id)
+            if stored is None:
+                raise ServiceError("not_found", f"no table {table_id!r}")
+            if status not in (STARTED, "finished"):
+                raise ServiceError("not_started", f"the table is {status}")
+            if status == STARTED and not owned:
+                return self._copy(stored)
+            return await self._own(stored)
+
+    async def _own(self, stored: StoredTable) -> TableActor:
+        table_id = stored.record.id
+        actor = self._activate(stored)
+        if stored.record.status == STARTED:
+            self.leased.add(table_id)
+            log.info("table_owned", table=table_id, process=self.me, seq=actor.seq)
+            # The sockets that watched it through its former owner open it again here.
+            announce = {"op": "moved", "table": table_id, "owner": self.me}
+            await self.bus.publish(Bus.table_channel(table_id), announce)
+        return actor
+
+    def _copy(self, stored: StoredTable) -> TableActor:
+        """The committed position of a table owned elsewhere, for reading; it never runs."""
+        engine = self.engine_for(stored.record.variant, dict(stored.record.options))
+        return TableActor(
+            stored, engine, self.service, self.hub, self.delays, self.clock, self.clock_scale
+        )
+
+    async def renew(self) -> None:
+        """Renew this process's leases (one round trip); stop driving the tables it lost."""
+        running = [t for t in self.leased if t in self.actors and self.actors[t].running]
+        for table_id in await self.leases.renew_all(running):
+            await self._lost(table_id)
+
+    async def _renew_forever(self) -> None:
+        # Apart from the sweep: a slow takeover (replaying long logs) must not delay renewals.
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self.renew()
+            except Exception:  # Redis away for a moment: try again next time
+                log.exception("renew_failed", process=self.me)
+
+    async def sweep(self, at_start: bool = False) -> None:
+        """Let go of the tables that ended, and take over every open table that has had no
+        owner since the last sweep (its owner died): its computers and clocks go on."""
+        for table_id in [t for t in self.leased if not self._drives(t)]:
+            self.leased.discard(table_id)
+            await self.leases.release(table_id)
+            actor = self.actors.get(table_id)
+            if actor is not None and actor.playing:  # its actor failed: replay it afresh
+                del self.actors[table_id]
+        waiting = [t for t in await self.service.open_ids() if t not in self.actors]
+        owners = await self.leases.owners_of(waiting)
+        ownerless = {t for t, owner in zip(waiting, owners, strict=True) if owner is None}
+        due = ownerless if at_start else ownerless & self.ownerless
+        self.ownerless = ownerless - due
+        for table_id in sorted(due):
+            try:
+                await self.get(table_id)
+            except ServiceError as exc:  # it ended or was cancelled meanwhile
+                log.info("takeover_skipped", table=table_id, why=exc.code)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # Redis or the database away for a moment: try again next time
+                log.exception("sweep_failed", process=self.me)
+
+    def _drives(self, table_id: str) -> bool:
+        actor = self.actors.get(table_id)
+        return actor is not None and actor.running
+
+    async def _lost(self, table_id: str) -> None:
+        """Another process took the table (this one was too slow to renew): stop driving it."""
+        log.warning("table_lost", table=table_id, process=self.me)
+        self.leased.discard(table_id)
+        actor = self.actors.pop(table_id, None)
+        if actor is None:
+            return
+        await actor.stop()
+        watchers = list(self.hub.watchers.get(actor.key, ()))
+        for watcher in watchers:
+            self.hub.unwatch(watcher, actor.key)
+        for watcher in watchers:
+            if isinstance(watcher, Connection):  # this process's own: they follow it elsewhere
+                self._spawn(self._reopen(table_id, watcher))
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    async def dispatch(self, table_id: str, command: _Command) -> None:
+        """Handle the command here if this process owns the table (or can take it over), else
+        send it to the owner; a dead owner's table is taken over once its lease runs out."""
+        try:
+            await self._dispatch(table_id, command)
+        except RedisError:
+            log.exception("redis_failed", table=table_id)
+            raise ServiceError("table_unavailable", "the tables' message service is away") from None
+
+    async def _dispatch(self, table_id: str, command: _Command) -> None:
+        give_up = time.monotonic() + self.leases.lease_ms / 1000 + ROUTE_TIMEOUT_S
+        while True:
+            actor = self.actors.get(table_id)
+            if actor is not None:
+                await actor.submit(command)
+                return
+            owner = await self.leases.owner_of(table_id)
+            if owner is None or owner == self.me:
+                await self.get(table_id)  # takes it, unless another process was faster
+                continue
+            if await self._route(owner, table_id, command):
+                return
+            if time.monotonic() > give_up:
+                raise ServiceError("table_unavailable", "the table's server does not answer")
+            await asyncio.sleep(RETRY_S)
+
+    async def _route(self, owner: str, table_id: str, command: _Command) -> bool:
+        """Have the owner handle ``command``; False if it is gone or no longer owns the table."""
+        connection = command.connection
+        cid = secrets.token_hex(8)
+        answer: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self.pending[cid] = answer
+        self.sockets[connection.id] = connection
+        request = {
+            "op": "command",
+            "cid": cid,
+            "from": self.me,
+            "table": table_id,
+            "socket": connection.id,
+            "login": asdict(connection.login),
+            "message": command_message(table_id, command),
+            "ref": command.ref,
+        }
+        try:
+            if await self.bus.publish(Bus.process_channel(owner), request) == 0:
+                return False  # nobody listens on the owner's channel: it died
+            reply = await asyncio.wait_for(answer, ROUTE_TIMEOUT_S)
+        except TimeoutError:
+            raise ServiceError("table_unavailable", "the table's server did not answer") from None
+        finally:
+            self.pending.pop(cid, None)
+        if reply.get("moved"):
+            return False
+        error = reply.get("error")
+        if error is not None:
+            raise ServiceError(error["code"], error["message"])
+        if isinstance(command, _Open):
+            await self._follow(table_id, connection)
+        return True
+
+    async def _serve(self, request: JSON) -> None:
+        """A command from another process's socket for a table this process owns."""
+        table_id, process = request["table"], request["from"]
+        reply: JSON = {"op": "done", "cid": request["cid"]}
+        actor = self.actors.get(table_id)
+        if actor is None:
+            reply["moved"] = True
+        else:
+            socket = self._remote(process, request["socket"], Login(**request["login"]))
+            try:
+                message = parse_table_message(request["message"])
+                await actor.submit(table_command(message, socket, request.get("ref")))
+            except ServiceError as exc:
+                reply["error"] = {"code": exc.code, "message": exc.message}
+            except Exception:
+                log.exception("routed_command_failed", table=table_id)
+                reply["error"] = {"code": "server_error", "message": "the server failed"}
+        await self.bus.publish(Bus.process_channel(process), reply)
+
+    def _remote(self, process: str, socket_id: str, login: Login) -> RemoteSocket:
+        key = (process, socket_id)
+        if key not in self.remotes:
+            self.remotes[key] = RemoteSocket(self, process, socket_id, login)
+        return self.remotes[key]
+
+    async def relay(self, socket: RemoteSocket, message: JSON) -> None:
+        """Send a message to a socket of another process (its process relays it)."""
+        envelope = {"op": "deliver", "to": socket.id, "message": message}
+        if await self.bus.publish(Bus.process_channel(socket.process), envelope) == 0:
+            self._forget_process(socket.process)  # it died: its sockets are gone with it
+
+    def _forget_process(self, process: str) -> None:
+        for key in [k for k in self.remotes if k[0] == process]:
+            self.hub.remove(self.remotes.pop(key))
+
+    # -- this process's sockets watching tables owned elsewhere -----------------------------------
+
+    async def _follow(self, table_id: str, connection: Watcher) -> None:
+        self.following.setdefault(table_id, {})[connection.id] = connection
+        channel = Bus.table_channel(table_id)
+        if channel not in self.channels:
+            self.channels.add(channel)
+            await self.bus.subscribe(channel)
+
+    async def _reopen(self, table_id: str, connection: Watcher) -> None:
+        """Open the table again for a socket: its new owner sends a fresh ``table.state``."""
+        try:
+            await self.dispatch(table_id, _Open(connection, None))
+        except ServiceError as exc:
+            log.warning("reopen_failed", table=table_id, why=exc.code)
+
+    async def closed(self, connection: Watcher) -> None:
+        """A socket closed: the owners of the tables it followed forget it."""
+        self.sockets.pop(connection.id, None)
+        try:
+            await self._forget_socket(connection)
+        except RedisError:  # the owner goes on relaying to it; those messages are dropped here
+            log.warning("unwatch_failed", socket=connection.id)
+
+    async def _forget_socket(self, connection: Watcher) -> None:
+        await self._unfollow_games(connection)
+        for table_id, followers in list(self.following.items()):
+            if followers.pop(connection.id, None) is None:
+                continue
+            owner = await self.leases.owner_of(table_id)
+            if owner is not None and owner != self.me:
+                gone = {"op": "unwatch", "from": self.me, "socket": connection.id}
+                await self.bus.publish(Bus.process_channel(owner), gone)
+            if not followers:
+                del self.following[table_id]
+                self.channels.discard(Bus.table_channel(table_id))
+                await self.bus.unsubscribe(Bus.table_channel(table_id))
+
+    # -- patience games: their events to the sockets of the other processes -----------------------
+
+    async def publish_game(self, event: JSON) -> None:
+        """A committed patience event, for the other processes holding a socket for the game."""
+        message = {"op": "game", "from": self.me, "event": event}
+        try:
+            await self.bus.publish(Bus.game_channel(event["game_id"]), message)
+        except RedisError:  # committed and answered already; other windows catch up on opening
+            log.warning("game_event_not_shared", game=event["game_id"])
+
+    async def follow_game(self, game_id: str) -> None:
+        """A socket of this process opened the game: hear the other processes' events of it."""
+        channel = Bus.game_channel(game_id)
+        if channel not in self.channels:
+            self.channels.add(channel)
+            await self.bus.subscribe(channel)
+
+    async def _unfollow_games(self, connection: Watcher) -> None:
+        for game_id in connection.games:
+            channel = Bus.game_channel(game_id)
+            if channel in self.channels and not self.hub.watchers.get(game_id):
+                self.channels.discard(channel)
+                await self.bus.unsubscribe(channel)
+
+    # -- the bus ----------------------------------------------------------------------------------
+
+    async def _receive(self, channel: str, message: JSON) -> None:
+        """One message from Redis, in the order sent (the bus reader calls this)."""
+        match message.get("op"):
+            case "command":  # may take a while (the actor's queue): not in the reader
+                self._spawn(self._serve(message))
+            case "deliver":
+                socket = self.sockets.get(message["to"])
+                if socket is not None:
+                    await socket.send(message["message"])
+            case "done":
+                answer = self.pending.get(message["cid"])
+                if answer is not None and not answer.done():
+                    answer.set_result(message)
+            case "unwatch":
+                remote = self.remotes.pop((message["from"], message["socket"]), None)
+                if remote is not None:
+                    self.hub.remove(remote)
+            case "game":
+                if message["from"] != self.me and self.on_game_event is not None:
+                    await self.on_game_event(message["event"])
+            case "moved":
+                for connection in self.following.pop(message["table"], {}).values():
+                    self._spawn(self._reopen(message["table"], connection))
+            case other:
+                log.warning("bus_unknown_message", channel=channel, op=other)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.create_task(coroutine)
+        self.tasks.add(task)  # a reference until it ends, so it is not collected midway
+        task.add_done_callback(self.tasks.discard)
+
+
+def command_message(table_id: str, command: _Command) -> JSON:
+    """The ``table.*`` message a command was made from (to send it to another process)."""
+    message: JSON
+    match command:
+        case _Open():
+            message = {"type": "table.open", "last_seq": command.last_seq}
+        case _Move():
+            message = {"type": "table.move", "move": command.move, "seq": command.seq}
+        case _Chat():
+            message = {"type": "table.chat", "text": command.text}
+        case _Leave():
+            message = {"type": "table.leave"}
+        case _Return():
+            message = {"type": "table.return"}
+        case _:
+            raise TypeError(f"not a table command: {command!r}")
+    return {**message, "table_id": table_id}

@@ -1,0 +1,116 @@
+// One step of a Speedquilt replay in Meine Partien, drawn with the table screen's own parts: the
+// round and phase, the step's history line, her quilt, the dice as they were rolled (basket and
+// used dice marked), the shop, the neighbours' quilts at a table, the history so far, and at the
+// end the end table with the score breakdown.
+
+import { t } from "./i18n.js";
+import { quiltGrid } from "./speedquilt-blocks.js";
+import { diceTray } from "./speedquilt-dice.js";
+import { el } from "./speedquilt-dom.js";
+import { endTable } from "./speedquilt-end.js";
+import { historyPanel } from "./speedquilt-history.js";
+import { shopPanel } from "./speedquilt-shop.js";
+import { stageOf } from "./speedquilt-solo-parts.js";
+
+/** The history lines of steps 0 … index (each step's line, then what follows from it). */
+export function linesUpTo(steps, index) {
+  const lines = [];
+  for (const step of steps.slice(0, index + 1)) {
+    if (step.line) lines.push(step.line);
+    lines.push(...(step.also ?? []));
+  }
+  return lines;
+}
+
+/** A seat's name in a replay: "Du" for hers, a computer by its level, else "Spielerin N". */
+export function replayNames(seats, you) {
+  return (seat, thirdPerson = false) => {
+    if (seat === you && !thirdPerson) return t("sq.you");
+    if (!seats) return t("solo.player"); // alone: the history tells of "the quilter"
+    const info = seats?.find((s) => s.seat === seat);
+    const player = t("sq.player", { n: seat + 1 });
+    return info?.kind === "computer" ? `${player} (${t(`sq.level.${info.level}`)})` : player;
+  };
+}
+
+function facts(view) {
+  const box = el("div", "speedquilt-replay");
+  const lines = [
+    t("progress.sq.round", { round: view.round, max: view.max_rounds }),
+    t("progress.sq.phase", { phase: t(`progress.sq.phase.${view.phase}`) }),
+  ];
+  if (typeof view.target === "number") lines.push(t("progress.sq.target", { target: view.target }));
+  box.append(el("p", "", lines.join(" · ")));
+  return box;
+}
+
+function seatQuilt(view, seat, nameOf, className) {
+  const box = el("section", `replay-seat ${className}`);
+  box.dataset.seat = String(seat.seat);
+  box.append(el("h3", "", nameOf(seat.seat)));
+  const grid = quiltGrid(seat.quilt);
+  if (className === "others") grid.classList.add("small");
+  box.append(grid);
+  return box;
+}
+
+/** The end data of a finished game from its final view (and a table's stored result). */
+function endResult(view, stored) {
+  return {
+    scores: view.scores,
+    places: view.places,
+    breakdown: view.breakdown,
+    leaderboard_points: stored?.leaderboard_points,
+    empty_patches: view.breakdown.map((b) => b.empty_patches),
+  };
+}
+
+/** The end table inside the replay (no buttons); alone, with the solo title and no
+ * leaderboard column. */
+function replayEnd(view, nameOf, ui) {
+  const end = endTable(view, endResult(view, ui.result), { nameOf, onAgain: () => {} });
+  end.querySelector(".end-buttons")?.remove();
+  end.removeAttribute("role");
+  if (view.seats.length === 1) {
+    const stage = stageOf(ui.variant);
+    const cleared = stage && view.scores[0] >= view.target;
+    const verdict = cleared ? "solo.end.cleared" : "solo.end.missed";
+    end.querySelector("h2").textContent = t(stage ? verdict : "solo.end.daily_done", { stage });
+    for (const cell of end.querySelectorAll(".end-table tr > :last-child")) cell.remove();
+  }
+  return end;
+}
+
+/**
+ * The board of one replay step.
+ * @param steps every step of the replay; @param index the step shown
+ * @param ui {seats (a table's seats), result (a table's stored result), variant (as stored)}
+ */
+export function speedquiltBoard(steps, index, ui = {}) {
+  const view = steps[index].view;
+  const you = view.you ?? 0;
+  const nameOf = replayNames(ui.seats, you);
+  const board = el("div", "sq-replay");
+  const main = el("div", "replay-main");
+  main.append(facts(view));
+  const quilts = el("div", "replay-quilts");
+  const own = view.seats[you];
+  if (own) quilts.append(seatQuilt(view, own, nameOf, "own"));
+  for (const seat of view.seats)
+    if (seat.seat !== you) quilts.append(seatQuilt(view, seat, nameOf, "others"));
+  main.append(quilts);
+  if (view.turn?.rolls) {
+    const dice = el("section", "replay-dice");
+    dice.append(diceTray(view.turn, {}));
+    dice.append(el("p", "muted", t("sq.dice_of", { name: nameOf(view.turn.seat, true) })));
+    main.append(dice);
+  }
+  if (view.phase === "over" && view.scores) {
+    main.append(replayEnd(view, nameOf, ui));
+  }
+  const side = el("aside", "replay-side");
+  const history = historyPanel(linesUpTo(steps, index), (seat) => nameOf(seat, true));
+  side.append(shopPanel(view, { open: true }), history);
+  board.append(main, side);
+  return board;
+}

@@ -1,0 +1,330 @@
+// The solo Speedquilt screen (#/solo/<game id>): a campaign stage or the daily quilt. Such a game
+// is a stored game of the server, followed with the game protocol (`open`/`event`/`move`); this
+// screen is the table screen with a socket that turns those messages into the table messages the
+// table screen understands, plus what only solo has: the giving turn, the shelf that loses a
+// block, the round/target/spools in the toolbar, and the stage or daily result at the end.
+
+import { getJson, send } from "./api.js";
+import { t } from "./i18n.js";
+import { endTable } from "./speedquilt-end.js";
+import { button, el } from "./speedquilt-dom.js";
+import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
+import {
+  dailyResult,
+  dayOf,
+  givingTurnPanel,
+  linesOf,
+  removePanel,
+  soloFacts,
+  stageOf,
+  stageResult,
+} from "./speedquilt-solo-parts.js";
+import { TableScreen } from "./speedquilt-table.js";
+import { linesUpTo } from "./progress-speedquilt.js";
+import { GameSocket } from "./socket.js";
+
+/** The socket of a stored solo game: moves are the game protocol's `move`. */
+class SoloSocket extends GameSocket {
+  move(move) {
+    return this.send({ type: "move", move });
+  }
+}
+
+/** Start (or continue) the current campaign stage and go to it. */
+export async function playStage() {
+  const answer = await send("POST", "/api/campaign/play");
+  location.hash = `#/solo/${encodeURIComponent(answer.game.id)}`;
+}
+
+/** Start (or continue) today's quilt and go to it. */
+export async function playDaily() {
+  const answer = await send("POST", "/api/daily/play");
+  location.hash = `#/solo/${encodeURIComponent(answer.game.id)}`;
+}
+
+export class SoloScreen extends TableScreen {
+  /**
+   * @param root the element the screen draws into
+   * @param gameId the stored stage or daily game
+   * @param app as for TableScreen
+   */
+  constructor(root, gameId, app) {
+    super(root, gameId, app);
+    this.gameId = gameId;
+    this.campaign = null;
+    this.daily = null;
+    this.achievements = null;
+    this.ended = false;
+    // Replaces the table socket, which the table screen made but never connected.
+    this.socket = new SoloSocket(
+      gameId,
+      (message) => this.translate(message),
+      (up) => this.connection(up),
+    );
+  }
+
+  start() {
+    const started = super.start();
+    // After the table screen has set the root's classes.
+    this.root.classList.add("solo");
+    return started;
+  }
+
+  stop() {
+    super.stop();
+    this.root.classList.remove("solo");
+  }
+
+  // -- the game protocol, as table messages ------------------------------------------------------
+
+  translate(message) {
+    if (message.type === "state" && message.view.game !== "speedquilt") {
+      // A patience game has its own screen.
+      location.hash = `#/game/${encodeURIComponent(this.gameId)}`;
+    } else if (message.type === "state") {
+      this.receive({ ...this.tableMessage("table.state", message), seat: 0, history: [] });
+      this.loadHistory(message.seq);
+      this.loadFacts();
+    } else if (message.type === "event") {
+      const { kind, move } = message.event;
+      const lines = kind === "move" && this.view ? linesOf(move, this.view, message.view) : [];
+      const line = lines[0] ?? null;
+      const entry = { seq: message.seq, seat: 0, move, line, also: lines.slice(1) };
+      if (message.achievements) this.achievements = message.achievements;
+      this.receive({ ...this.tableMessage("table.event", message), entry });
+    } else {
+      this.receive(message);
+    }
+  }
+
+  tableMessage(type, message) {
+    const view = message.view;
+    const { seq } = message;
+    return { type, table_id: this.gameId, seq, view, legal: view.legal, to_act: view.to_act };
+  }
+
+  /** The history lines of what happened before this screen opened, from the game's replay. */
+  async loadHistory(seq) {
+    try {
+      const replay = await getJson(`/api/my-games/${encodeURIComponent(this.gameId)}/replay`);
+      this.history = [...linesUpTo(replay.steps, seq), ...this.history];
+      this.render();
+    } catch {
+      // The history is a help, not the game: the screen plays on without the earlier lines.
+    }
+  }
+
+  /** The campaign's spools, for the toolbar of a stage game. */
+  async loadFacts() {
+    const variant = this.view?.variant;
+    if (stageOf(variant)) this.campaign = await getJson("/api/campaign").catch(() => null);
+    this.render();
+  }
+
+  /** At the end: the campaign after the stage, or the daily attempt and its rank; and the
+   * achievements this game earned (from its last event, else from the server). */
+  async loadEnd() {
+    const variant = this.view.variant;
+    const day = dayOf(variant);
+    const [campaign, daily, board, achievements] = await Promise.all([
+      stageOf(variant) ? getJson("/api/campaign") : null,
+      day ? getJson("/api/daily") : null,
+      day ? getJson(`/api/leaderboards/daily?day=${day}`) : null,
+      this.achievements ?? achievementsOf(this.gameId),
+    ]).catch(() => [null, null, null, []]);
+    this.campaign = campaign ?? this.campaign;
+    if (daily) {
+      const ranked = daily.ranked?.game_id === this.gameId;
+      this.daily = { ranked, rank: ranked ? board?.me?.rank : null, total: board?.total };
+    }
+    this.achievements = achievements;
+    this.render();
+  }
+
+  // -- what solo draws differently -------------------------------------------------------------
+
+  /** In the giving turn her "window" is the five dice of that turn (the table screen then
+   * lights the patches where the chosen die may go, and sends `give`). */
+  get myWindow() {
+    const turn = this.view?.turn;
+    if (this.view?.phase === "giving_turn" && turn)
+      return { offered: turn.dice.map((d) => d.die), taken: turn.used };
+    return super.myWindow;
+  }
+
+  /** Her name: "Du" on the screen; in the history, whose verbs are third person, "die
+   * Näherin" (as in the replay of the game). */
+  nameOf(seat, thirdPerson = false) {
+    return thirdPerson ? t("solo.player") : super.nameOf(seat);
+  }
+
+  render() {
+    super.render();
+    // Alone at the table: no neighbours and no chat; on a phone the history needs no tab.
+    for (const part of this.root.querySelectorAll(".sq-neighbours, .sq-chat, .sq-tabs"))
+      part.remove();
+    this.tab = "history";
+    this.root.dataset.tab = "history";
+  }
+
+  /** In the giving turn the dice lie in the giving-turn window, not here. */
+  diceArea() {
+    if (this.view.phase !== "giving_turn") return super.diceArea();
+    return el("section", "sq-dice-area solo-dice-moved");
+  }
+
+  header() {
+    const bar = super.header();
+    bar.querySelector(".sq-round")?.replaceWith(soloFacts(this.view, this.campaign));
+    if (stageOf(this.view.variant) && this.view.status === "playing") {
+      const leave = button(t("solo.leave"), "leave-stage", () => this.leave());
+      bar.querySelector(".gear")?.before(leave);
+    }
+    return bar;
+  }
+
+  /** Leave the stage early: it counts as missed and costs a spool (seed: "ebenfalls
+   * verfehlt"), so she is asked first. */
+  async leave() {
+    if (!window.confirm(t("solo.leave_confirm"))) return;
+    try {
+      await send("POST", "/api/campaign/leave");
+      location.hash = "#/progress/campaign";
+    } catch (error) {
+      this.say(error.message, true);
+    }
+  }
+
+  statusBar() {
+    const phase = this.view.phase;
+    if (phase !== "giving_turn" && phase !== "shop_remove") return super.statusBar();
+    const bar = super.statusBar();
+    bar.textContent = t(`solo.status.${phase}`);
+    return bar;
+  }
+
+  shop() {
+    const panel = super.shop();
+    if (this.view.phase === "shop_remove") {
+      // The block that would leave each shelf: the rightmost one.
+      for (const shelf of panel.querySelectorAll("[data-shelf]"))
+        [...shelf.querySelectorAll(".shop-block[data-block]")].at(-1)?.classList.add("leaving");
+    }
+    return panel;
+  }
+
+  overlays() {
+    const content = this.soloOverlay();
+    if (content === undefined) {
+      super.overlays();
+      return;
+    }
+    const layer = document.createElement("div");
+    layer.className = "sq-overlay";
+    if (content.classList.contains("sq-giving") || content.classList.contains("sq-remove"))
+      layer.classList.add("docked");
+    if (content.className !== this.overlayKind) layer.classList.add("appear");
+    this.overlayKind = content.className;
+    layer.append(content);
+    this.root.append(layer);
+  }
+
+  /** The overlay of a solo phase; undefined where the table screen's own overlay applies. */
+  soloOverlay() {
+    const phase = this.view.phase;
+    if (this.settingsOpen) return undefined;
+    if (phase === "giving_turn" && this.legal.length) {
+      // She places dice from the docked panel straight onto her quilt.
+      this.sewingCell = null;
+      return givingTurnPanel(this.view, {
+        selected: this.givingDie,
+        kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
+        onSelect: (name) => {
+          this.givingDie = this.givingDie === name ? null : name;
+          this.render();
+        },
+        onPass: () => this.play("pass"),
+        onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
+        onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
+      });
+    }
+    if (phase === "shop_remove" && this.legal.length)
+      return removePanel(this.view, this.legal, (move) => this.play(move));
+    if (phase === "over" && this.result) return this.soloEnd();
+    return undefined;
+  }
+
+  /** The end table with the stage or daily result, the new achievements and the next step. */
+  soloEnd() {
+    if (!this.ended) {
+      this.ended = true;
+      this.loadEnd();
+    }
+    const view = this.view;
+    const stage = stageOf(view.variant);
+    const box = endTable(view, this.result, {
+      nameOf: (seat) => this.nameOf(seat),
+      onAgain: () =>
+        (stage ? playStage() : playDaily()).catch((error) => this.say(error.message, true)),
+    });
+    box.classList.add("solo-end");
+    // Leaderboard points belong to tables with others; alone there are none.
+    for (const cell of box.querySelectorAll(".end-table tr > :last-child")) cell.remove();
+    const cleared = stage && view.scores[0] >= view.target;
+    box.querySelector("h2").textContent = stage
+      ? t(cleared ? "solo.end.cleared" : "solo.end.missed", { stage })
+      : t("solo.end.daily_done");
+    box.querySelector(".end-again").textContent = stage
+      ? t(cleared ? "solo.end.play_next" : "solo.end.play_again")
+      : t("solo.end.practice_again");
+    const result = stage ? stageResult(view, this.campaign) : dailyResult(view, this.daily);
+    box.querySelector(".end-table").before(result);
+    const earned = achievementsBox(this.achievements);
+    if (earned) box.querySelector(".end-buttons").before(earned);
+    return box;
+  }
+}
+
+/** The start page's way into solo play: under the Speedquilt panel, the campaign's current
+ * stage and today's quilt (each continued where it stands). */
+export function addSoloStart(root) {
+  const panel = root.querySelector(".speedquilt-panel");
+  if (!panel || panel.querySelector(".solo-start")) return;
+  const box = document.createElement("div");
+  box.className = "solo-start";
+  const heading = document.createElement("h3");
+  heading.textContent = t("solo.start.title");
+  const stage = soloButton("solo-play-stage", t("solo.start.campaign"), playStage);
+  const daily = soloButton("solo-play-daily", t("solo.start.daily"), playDaily);
+  box.append(heading, stage, daily);
+  panel.append(box);
+  getJson("/api/campaign")
+    .then((campaign) => {
+      const key = campaign.game_id ? "solo.start.campaign_resume" : "solo.start.campaign_stage";
+      stage.textContent = t(key, { stage: campaign.stage });
+    })
+    .catch(() => {});
+  getJson("/api/daily")
+    .then((today) => {
+      const key = today.open_game_id
+        ? "solo.start.daily_resume"
+        : today.played
+          ? "solo.start.daily_practice"
+          : "solo.start.daily";
+      daily.textContent = t(key);
+    })
+    .catch(() => {});
+}
+
+function soloButton(className, label, action) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.className = className;
+  node.textContent = label;
+  node.addEventListener("click", () =>
+    action().catch(() => {
+      node.disabled = true;
+    }),
+  );
+  return node;
+}

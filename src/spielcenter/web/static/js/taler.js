@@ -1,0 +1,56 @@
+// The account's taler (#/taler): the balance and every movement, newest first (docs/ledger.md).
+
+import { getJson } from "./api.js";
+import { t } from "./i18n.js";
+import { el } from "./speedquilt-dom.js";
+import { errorText, LobbyPage, link, taler } from "./lobby-page.js";
+
+/** #/taler: the account's balance and its movements, newest first. */
+export class TalerScreen extends LobbyPage {
+  constructor(root, app) {
+    super(root, app, () => t("tables.taler_title"));
+    this.statement = null;
+  }
+
+  async start() {
+    try {
+      this.statement = await getJson("/api/ledger");
+      this.balance = this.statement.balance;
+    } catch (error) {
+      this.frame(el("p", "game-panel", errorText(error)));
+      return;
+    }
+    this.build();
+  }
+
+  build() {
+    if (!this.statement) return;
+    const panel = el("article", "game-panel taler-panel");
+    panel.append(
+      el("h2", "taler-balance", t("tables.balance", { amount: taler(this.statement.balance) })),
+      el("p", "muted", t("tables.taler_explained")),
+    );
+    const table = el("table", "taler-history");
+    const head = el("tr");
+    for (const key of ["when", "what", "amount"])
+      head.append(el("th", "", t(`tables.column.${key}`)));
+    table.append(head);
+    for (const movement of this.statement.history) {
+      const row = el("tr", `movement ${movement.kind}`);
+      row.dataset.kind = movement.kind;
+      const what = el("td", "");
+      what.append(t(`tables.kind.${movement.kind}`));
+      if (movement.table_id) {
+        const table = `#/table/${encodeURIComponent(movement.table_id)}`;
+        what.append(" · ", link(t("tables.to_table"), table));
+      }
+      const amount = el("td", movement.amount < 0 ? "amount minus" : "amount plus");
+      amount.textContent = (movement.amount > 0 ? "+" : "") + taler(movement.amount);
+      const when = new Date(movement.at).toLocaleString(document.documentElement.lang);
+      row.append(el("td", "", when), what, amount);
+      table.append(row);
+    }
+    panel.append(table);
+    this.frame(panel);
+  }
+}

@@ -1,0 +1,110 @@
+"""What a player does in a solo Speedquilt game (a campaign stage, the daily quilt), as steps.
+
+The solo screen is the table screen on a stored game, so the table's steps serve here too
+(speedquilt_ui); these add the solo phases: the giving turn after each own turn and the shelf
+whose rightmost block leaves the shop. Besides visible text a step reads only the ``data-*``
+attributes the screen keeps (last seq drawn, phase, whose turn).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from .speedquilt_ui import (
+    MAX_STEPS,
+    STEP_TIMEOUT_MS,
+    answer_giving,
+    choose_start_row,
+    click_and_wait,
+    my_turn,
+    play_own_turn,
+)
+
+
+def start_solo(page: Page, button: str) -> None:
+    """From the start page, press a solo button (``.solo-play-daily`` or ``.solo-play-stage``)
+    and wait for the game's first view."""
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    page.locator(f".solo-start {button}").click()
+    page.wait_for_selector(".sq-screen.solo[data-seq]")
+
+
+def phase(page: Page) -> str:
+    """The phase the screen shows (``choosing``, ``turn``, ``giving_turn``, ``shop_remove``…)."""
+    return page.locator(".sq-screen").get_attribute("data-phase") or ""
+
+
+def remove_a_block(page: Page) -> None:
+    """After the giving turn: the rightmost block of the first shelf offered leaves the shop."""
+    click_and_wait(page, ".solo-remove .remove-shelf")
+
+
+def play_solo_to_the_end(page: Page) -> None:
+    """Play her part until the end table shows: start row, own turns (roll, sew what fits,
+    end), giving turns (place a helpful die, else pass) and shelf removals."""
+    for _ in range(MAX_STEPS):
+        if page.locator(".sq-end").count():
+            return
+        now = phase(page)
+        if now == "choosing" and page.locator(".choice-block").count():
+            choose_start_row(page)
+        elif now == "giving_turn" and page.locator(".solo-giving").count():
+            answer_giving(page)
+        elif now == "shop_remove" and page.locator(".solo-remove").count():
+            remove_a_block(page)
+        elif my_turn(page) and int(page.locator(".sq-screen").get_attribute("data-legal") or "0"):
+            play_own_turn(page)
+        else:
+            page.wait_for_timeout(100)
+    expect(page.locator(".sq-end")).to_be_visible()
+
+
+def play_until(page: Page, wanted: str) -> None:
+    """Play on (as play_solo_to_the_end does) until the screen shows phase ``wanted``."""
+    for _ in range(MAX_STEPS):
+        now = phase(page)
+        if now == wanted:
+            return
+        if now == "choosing" and page.locator(".choice-block").count():
+            choose_start_row(page)
+        elif now == "giving_turn" and page.locator(".solo-giving").count():
+            answer_giving(page)
+        elif now == "shop_remove" and page.locator(".solo-remove").count():
+            remove_a_block(page)
+        elif my_turn(page) and int(page.locator(".sq-screen").get_attribute("data-legal") or "0"):
+            if page.locator('.sq-actions [data-move="roll"]').count():
+                click_and_wait(page, '.sq-actions [data-move="roll"]')
+            click_and_wait(page, '.sq-actions [data-move="end"]')
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError(f"the phase {wanted!r} never came")
+
+
+def record_frames(page: Page) -> list[dict[str, Any]]:
+    """Every JSON message the page's sockets receive from now on (filled as they arrive)."""
+    frames: list[dict[str, Any]] = []
+
+    def watch(socket: Any) -> None:
+        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    return frames
+
+
+def settle(page: Page) -> None:
+    """Before a screenshot: the pointer off the blocks (no block info) and windows popped up."""
+    page.mouse.move(1, 1)
+    page.wait_for_timeout(600)
+
+
+def api(page: Page, path: str) -> Any:
+    """GET ``path`` with the page's own session."""
+    return page.evaluate("path => fetch(path).then(r => r.json())", path)
+
+
+def replay_step(page: Page) -> int:
+    """The step the replay viewer of Meine Partien shows (0 is the deal)."""
+    return int(page.locator(".progress-body").get_attribute("data-step") or "-1")

@@ -1,0 +1,244 @@
+"""Speedquilt with others in the browser (seed 003 "Mit anderen", speedquilt.md §4 and §7): the
+lobby, an invitation link, seats, clocks with their grace, giving at once, leaving and coming
+back, a reconnect, chat, and the taler stake paid out.
+
+Two browser contexts are two people (two guest accounts); a third seat is an easy computer. The
+server runs with ``SPIELCENTER_CLOCK_SCALE`` so its clocks are short: a think time of 60 s lasts
+30 s here, a giving clock of 15 s lasts 7.5 s, and the grace 5 s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .speedquilt_ui import STEP_TIMEOUT_MS, choose_start_row, mine, wait_for_mine
+from .tables_ui import (
+    api,
+    balance,
+    can_roll,
+    chat,
+    chat_lines,
+    create_table,
+    invite_code,
+    leave_table,
+    open_lobby,
+    own_clock,
+    seconds_shown,
+    seq,
+    serve,
+    take_a_step,
+    wait_for_table,
+)
+from .ui import PHONE, PageFactory
+
+pytestmark = pytest.mark.browser
+
+CLOCK_SCALE = 0.5
+STAKE = 100
+MAX_ROUNDS_OF_STEPS = 3000
+"""Far more passes over both pages than a whole game needs."""
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """This module's own server, with short clocks."""
+    data = tmp_path_factory.mktemp("tables-with-others")
+    with serve(data, {"SPIELCENTER_CLOCK_SCALE": str(CLOCK_SCALE)}) as url:
+        yield url
+
+
+def both_choose_while_the_other_waits(anna: Page, bea: Page) -> None:
+    """A computer's reroll opens a window for both at once: both answer before either answer
+    has come back, and both answers are taken."""
+    before = {page: mine(page) for page in (anna, bea)}
+    for page in (anna, bea):
+        page.locator(".sq-giving .giving-pass").click()
+    for page in (anna, bea):
+        wait_for_mine(page, before[page])
+        expect(page.locator(".sq-giving")).to_have_count(0)
+
+
+def anna_rerolls_and_beas_giving_clock_runs_out(anna: Page, bea: Page, shots: Path) -> None:
+    """Anna's reroll opens Bea's window; Anna sees Bea still choosing, with her clock; Bea lets
+    it run out: the warning colour, the grace, then she gets nothing and the window closes."""
+    before = mine(anna)
+    anna.locator('.sq-actions [data-move="roll"]').click()
+    wait_for_mine(anna, before)
+    before = mine(anna)
+    anna.locator('.sq-actions [data-move="reroll"]').click()
+    wait_for_mine(anna, before)
+    expect(bea.locator(".sq-giving")).to_be_visible()
+    waiting = anna.locator('.sq-waiting-for .waiting-seat[data-seat="1"]')
+    expect(waiting).to_be_visible()
+    expect(waiting.locator(".sq-clock")).to_be_visible()
+    expect(anna.locator('.sq-actions [data-move="end"]')).to_have_count(0)  # her end waits
+    anna.screenshot(path=str(shots / "tables-running-clock.png"))
+    expect(own_clock(bea)).to_have_class(re.compile("warn"))
+    expect(own_clock(bea)).to_have_class(re.compile("grace"), timeout=15_000)
+    bea.screenshot(path=str(shots / "tables-grace.png"))
+    expect(bea.locator(".sq-giving")).to_have_count(0, timeout=15_000)
+    expect(bea.locator(".sq-screen > .status-line")).to_contain_text("nothing from this roll")
+    expect(waiting).to_have_count(0)
+
+
+def bea_reloads_and_finds_her_turn_as_it_was(bea: Page) -> None:
+    """A reload in the middle: the same seat, position and clock (an absolute deadline)."""
+    deadline = own_clock(bea).get_attribute("data-deadline")
+    at = seq(bea)
+    bea.reload()
+    wait_for_table(bea)
+    expect(own_clock(bea)).to_have_attribute("data-deadline", deadline or "")
+    assert seq(bea) == at
+    assert can_roll(bea)
+
+
+def bea_leaves_and_takes_her_seat_back(anna: Page, bea: Page, table_url: str, shots: Path) -> None:
+    """She leaves: a computer plays her seat (Anna sees it); she comes back and takes it."""
+    leave_table(bea)
+    away = anna.locator('.neighbour[data-seat="1"] .badge.away')
+    expect(away).to_be_visible()
+    anna.screenshot(path=str(shots / "tables-away.png"))
+    bea.goto(table_url)
+    wait_for_table(bea)
+    banner = bea.locator(".sq-away-banner")
+    expect(banner).to_be_visible()
+    bea.locator(".sq-away-banner .take-back").click()
+    expect(banner).to_have_count(0)
+    expect(away).to_have_count(0)
+
+
+def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    anna = open_page(locale="de-DE")
+    bea = open_page(locale="en-GB")
+    before = balance(anna) + balance(bea)
+    open_lobby(bea)
+    open_lobby(anna)
+    expect(anna.locator(".lobby-create")).to_contain_text("1.000 Taler")
+    link = create_table(anna, ["person", "easy"], think="60", giving="15", stake=STAKE)
+    # Bea's list of open tables refreshes by itself and shows Anna's table.
+    expect(bea.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')).to_be_visible()
+    bea.screenshot(path=str(screenshots / "tables-lobby.png"))
+    bea.goto(link)
+    bea.locator(".lobby-waiting .join-table").click()
+    table_id = wait_for_table(bea)
+    assert wait_for_table(anna) == table_id
+    table_url = f"/#/table/{table_id}"
+
+    for page in (anna, bea):
+        expect(page.locator(".sq-pot .pot")).to_contain_text(str(3 * STAKE))
+        first = seconds_shown(page, own_clock(page))
+        page.wait_for_timeout(1500)
+        assert seconds_shown(page, own_clock(page)) < first  # her clock counts down
+    expect(anna.locator('.neighbour[data-seat="1"] .sq-clock')).to_be_visible()
+
+    hello = "<img src=x onerror=alert(1)> Hallo & <b>Bea</b>"
+    chat(anna, hello)
+    expect(bea.locator(".sq-chat .chat-lines li")).to_have_count(1)
+    assert chat_lines(bea)[0].endswith(hello)
+    assert bea.locator(".sq-chat .chat-lines img, .sq-chat .chat-lines b").count() == 0
+    chat(bea, "Hi Anna!")
+    expect(anna.locator(".sq-chat .chat-lines li").last).to_contain_text("Hi Anna!")
+    choose_start_row(anna)
+    choose_start_row(bea)
+
+    done: set[str] = set()
+    for _ in range(MAX_ROUNDS_OF_STEPS):
+        if anna.locator(".sq-end").count() and bea.locator(".sq-end").count():
+            break
+        if "at once" not in done and all(p.locator(".sq-giving").count() for p in (anna, bea)):
+            both_choose_while_the_other_waits(anna, bea)
+            done.add("at once")
+        elif "runs out" not in done and can_roll(anna):
+            anna_rerolls_and_beas_giving_clock_runs_out(anna, bea, screenshots)
+            done.add("runs out")
+        elif "runs out" in done and "reconnect" not in done and can_roll(bea):
+            bea_reloads_and_finds_her_turn_as_it_was(bea)
+            bea_leaves_and_takes_her_seat_back(anna, bea, table_url, screenshots)
+            done.add("reconnect")
+        elif not (take_a_step(anna) or take_a_step(bea)):
+            anna.wait_for_timeout(100)
+    expect(anna.locator(".sq-end")).to_be_visible()
+    expect(bea.locator(".sq-end")).to_be_visible()
+    assert done == {"at once", "runs out", "reconnect"}
+
+    # The pot is paid out, and not one taler was made or lost: the people's balances, the
+    # house's part of this table's movements and the (now empty) pot sum to what they were.
+    expect(anna.locator(".sq-payout")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    anna.screenshot(path=str(screenshots / "tables-end.png"))
+    pot = api(anna, f"/api/ledger/tables/{table_id}")
+    stake, payout = pot["movements"]
+    house = sum(
+        leg["amount"] for m in (stake, payout) for leg in m["legs"] if leg["who"] == "house"
+    )
+    after = balance(anna) + balance(bea)
+    assert pot["pot"] == 0
+    assert after + house + pot["pot"] == before
+    places = api(anna, f"/api/tables/{table_id}")["result"]["places"]
+    winners = places.count(1)
+    paid = {leg["seat"]: leg["amount"] for leg in payout["legs"] if leg["who"] == "seat"}
+    assert paid == {seat: 3 * STAKE // winners for seat in (0, 1) if places[seat] == 1}
+
+    # Her taler page shows the balance and every movement, newest first.
+    anna.goto("/#/taler")
+    kinds = anna.locator(".taler-history tr.movement")
+    expect(kinds.last).to_have_attribute("data-kind", "opening")
+    assert [k.get_attribute("data-kind") for k in kinds.all()] == (
+        ["payout", "stake", "opening"] if paid.get(0) else ["stake", "opening"]
+    )
+    expect(anna.locator(".taler-balance")).to_contain_text(f"{balance(anna):,}".replace(",", "."))
+    anna.screenshot(path=str(screenshots / "tables-taler.png"))
+
+
+def test_a_person_may_leave_a_table_before_it_starts(open_page: PageFactory) -> None:
+    anna = open_page(locale="de-DE")
+    open_lobby(anna)
+    link = create_table(anna, ["person"])
+    anna.locator(".lobby-waiting .leave-table").click()
+    anna.wait_for_selector(".lobby-form")
+    expect(anna.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')).to_have_count(0)
+    anna.goto(link)
+    expect(anna.locator(".lobby-waiting")).to_have_attribute("data-status", "cancelled")
+    expect(anna.locator(".lobby-waiting .join-table")).to_have_count(0)
+
+
+def test_a_private_table_is_listed_only_for_its_own_players(open_page: PageFactory) -> None:
+    anna = open_page(locale="de-DE")
+    bea = open_page(locale="en-GB")
+    open_lobby(anna)
+    link = create_table(anna, ["person"], private=True)
+    open_lobby(bea)
+    anna.goto("/#/lobby")
+    mine = anna.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')
+    expect(mine.locator(".open-waiting")).to_be_visible()
+    expect(bea.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')).to_have_count(0)
+    mine.locator(".open-waiting").click()
+    expect(anna.locator(".lobby-waiting .invite-link")).to_have_value(link)
+
+
+def test_when_her_waiting_table_fills_up_the_lobby_takes_her_to_the_game(
+    open_page: PageFactory,
+) -> None:
+    anna = open_page(locale="de-DE")
+    bea = open_page(locale="en-GB")
+    open_lobby(anna)
+    link = create_table(anna, ["person"], think="null", giving="null")
+    anna.goto("/#/lobby")
+    open_lobby(bea)
+    bea.locator(f'.lobby-table[data-invite="{invite_code(link)}"] .join-table').click()
+    assert wait_for_table(anna) == wait_for_table(bea)
+
+
+def test_the_lobby_fits_a_phone(open_page: PageFactory, screenshots: Path) -> None:
+    anna = open_page(viewport=PHONE, locale="de-DE")
+    open_lobby(anna)
+    expect(anna.locator(".lobby-form .create-table")).to_be_visible()
+    width = anna.evaluate("() => document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"]
+    anna.screenshot(path=str(screenshots / "tables-lobby-phone.png"), full_page=True)
