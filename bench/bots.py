@@ -26,6 +26,8 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from spielcenter.bots.tournament import play_game, wilson
 
 CAMPAIGN = Path(__file__).parent.parent / "src/spielcenter/games/speedquilt/campaign.toml"
@@ -71,10 +73,13 @@ def _play(args: argparse.Namespace, solo: bool) -> int:
         for k in range(args.games)
     ]
     full = [(seated, seed, v, _options(args)) for seated, seed, v in tasks]
+    bar = tqdm(total=len(full), desc=f"{variant} {args.players}", file=sys.stderr)
     with Path(args.out).open("a", encoding="utf-8") as out:
         for line in _results(full, args.jobs):
             out.write(json.dumps(line) + "\n")
             out.flush()
+            bar.update()
+    bar.close()
     return 0
 
 
@@ -163,15 +168,16 @@ def _histogram(solo: dict[str, list[int]], path: Path) -> None:
 
     figure, axes = plt.subplots(figsize=(7, 4))
     top = max(max(s) for s in solo.values())
-    bins = range(0, top + 3, 2)
+    bins = range(0, top + 4, 4)
     for level in ("easy", "normal", "strong"):
         if level in solo:
             scores = solo[level]
             mean = sum(scores) / len(scores)
             label = f"{level} (n={len(scores)}, mean {mean:.1f})"
-            axes.hist(scores, bins=bins, alpha=0.5, label=label)
+            # Shares, not counts: the levels are measured on different numbers of games.
+            axes.hist(scores, bins=bins, density=True, histtype="step", linewidth=2, label=label)
     axes.set_xlabel("solo score (12 rounds, giving turn, round bonus)")
-    axes.set_ylabel("games")
+    axes.set_ylabel("share of games per point")
     axes.set_title("Speedquilt solo: scores of the computer players")
     axes.legend()
     figure.tight_layout()

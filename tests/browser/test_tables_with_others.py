@@ -3,8 +3,9 @@ lobby, an invitation link, seats, clocks with their grace, giving at once, leavi
 back, a reconnect, chat, and the taler stake paid out.
 
 Two browser contexts are two people (two guest accounts); a third seat is an easy computer. The
-server runs with ``SPIELCENTER_CLOCK_SCALE`` so its clocks are short: a think time of 60 s lasts
-30 s here, a giving clock of 15 s lasts 7.5 s, and the grace 5 s.
+server runs with ``SPIELCENTER_CLOCK_SCALE`` so its clocks are short: a think time of 2 min lasts
+60 s here, a giving clock of 30 s lasts 15 s, and the grace 5 s. (Longer would slow the test; much
+shorter and a clock could run out by itself while a busy machine serves the other page.)
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ from .ui import PHONE, PageFactory
 pytestmark = pytest.mark.browser
 
 CLOCK_SCALE = 0.5
+GIVING_MS = 30_000
+"""Long enough for the scaled giving clock (15 s) or its grace (5 s) to run out."""
 STAKE = 100
 MAX_ROUNDS_OF_STEPS = 3000
 """Far more passes over both pages than a whole game needs."""
@@ -79,9 +82,9 @@ def anna_rerolls_and_beas_giving_clock_runs_out(anna: Page, bea: Page, shots: Pa
     expect(anna.locator('.sq-actions [data-move="end"]')).to_have_count(0)  # her end waits
     anna.screenshot(path=str(shots / "tables-running-clock.png"))
     expect(own_clock(bea)).to_have_class(re.compile("warn"))
-    expect(own_clock(bea)).to_have_class(re.compile("grace"), timeout=15_000)
+    expect(own_clock(bea)).to_have_class(re.compile("grace"), timeout=GIVING_MS)
     bea.screenshot(path=str(shots / "tables-grace.png"))
-    expect(bea.locator(".sq-giving")).to_have_count(0, timeout=15_000)
+    expect(bea.locator(".sq-giving")).to_have_count(0, timeout=GIVING_MS)
     expect(bea.locator(".sq-screen > .status-line")).to_contain_text("nothing from this roll")
     expect(waiting).to_have_count(0)
 
@@ -121,7 +124,7 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
     open_lobby(bea)
     open_lobby(anna)
     expect(anna.locator(".lobby-create")).to_contain_text("1.000 Taler")
-    link = create_table(anna, ["person", "easy"], think="60", giving="15", stake=STAKE)
+    link = create_table(anna, ["person", "easy"], think="120", giving="30", stake=STAKE)
     # Bea's list of open tables refreshes by itself and shows Anna's table.
     expect(bea.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')).to_be_visible()
     bea.screenshot(path=str(screenshots / "tables-lobby.png"))

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from spielcenter.games import IllegalMoveError, MoveSyntaxError, Record, Status, get_game
-from spielcenter.games.base import Game
+from spielcenter.games.base import RECORD_CHECKPOINT, Game
 from spielcenter.games.cards import RANKS, SUITS
 
 CRUEL = [("cruel", v) for v in ("classic", "stuck", "perseverance")]
@@ -145,6 +145,26 @@ def test_undo_equals_replay_and_redo_restores(name: str, variant: str) -> None:
             assert record.state == game.replay(deal, moves[: k - 1])
             assert record.redo()
             assert record.state == after
+
+
+@pytest.mark.parametrize(("name", "variant"), CRUEL + CRAZY_QUILT)
+def test_undo_all_the_way_back_passes_through_every_replayed_position(
+    name: str, variant: str
+) -> None:
+    """Undo across the record's checkpoints (it keeps only every 16th position) still gives,
+    step by step, the replay of the moves left; redo brings every step back."""
+    game = get_game(name, variant)
+    moves = random_playout(game, 31, random.Random(f"back/{name}/{variant}"))[:50]
+    assert len(moves) > 2 * RECORD_CHECKPOINT
+    record = Record(game, 31, moves)
+    for k in range(len(moves) - 1, -1, -1):
+        assert record.undo()
+        assert record.state == game.replay(31, moves[:k])
+    assert not record.undo()
+    for k in range(1, len(moves) + 1):
+        assert record.redo()
+        assert record.state == game.replay(31, moves[:k])
+    assert not record.redo()
 
 
 @pytest.mark.parametrize(("name", "variant"), CRUEL + CRAZY_QUILT)

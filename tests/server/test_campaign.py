@@ -43,8 +43,16 @@ def test_the_campaign_has_seven_stages_each_with_a_target() -> None:
     assert all(stage.target > 0 for stage in CAMPAIGN.stages)
 
 
-def test_the_targets_are_marked_provisional_until_calibrated() -> None:
-    assert CAMPAIGN.provisional is True
+def test_the_calibrated_targets_rise_from_stage_to_stage_under_the_same_twists() -> None:
+    # Calibrated with the strong player (docs/bots.md): each stage is cleared less often than
+    # the one before, so under the same twists every target is higher than the last.
+    assert CAMPAIGN.provisional is False
+    by_twists: dict[tuple[Any, ...], list[int]] = {}
+    for stage in CAMPAIGN.stages:
+        twists = (stage.rounds, stage.top_shelf, stage.bottom_shelf)
+        by_twists.setdefault(twists, []).append(stage.target)
+    assert all(targets == sorted(set(targets)) for targets in by_twists.values())
+    assert any(len(targets) > 1 for targets in by_twists.values())
 
 
 def test_a_stage_is_the_solo_engine_with_the_stage_options() -> None:

@@ -117,3 +117,27 @@ def test_a_finished_table_counts_on_the_table_leaderboard(
     assert board["total"] == 1
     assert board["me"] is not None
     assert board["entries"][0]["points"] == end["result"]["leaderboard_points"][0]
+
+
+def test_a_finished_table_nobody_watches_is_let_go_and_replayed_when_opened_again(
+    devices: Callable[..., TestClient],
+) -> None:
+    """A process keeps no finished game in memory for ever (the soak's memory growth): once no
+    socket watches it, its actor is dropped; opening it again replays it unchanged. A table in
+    play stays."""
+    device = devices()
+    table = new_table(device, deal=DEAL, players=2, bots=["easy"])
+    registry = device.app.state.tables  # type: ignore[attr-defined]
+    with device.websocket_connect("/ws") as ws:
+        human = ScriptedHuman(ws, table)
+        last = human.play(human.open())
+        registry.forget_finished()
+        assert table["id"] in registry.actors  # she still watches it
+    shown = device.get(f"/api/tables/{table['id']}").json()
+    in_play = new_table(device, deal=DEAL + 1, players=2, bots=["easy"])
+    registry.forget_finished()
+    assert table["id"] not in registry.actors
+    assert in_play["id"] in registry.actors
+    again = device.get(f"/api/tables/{table['id']}").json()
+    assert again["seq"] == last["seq"] == shown["seq"]
+    assert again["result"] == shown["result"] and again["history"] == shown["history"]

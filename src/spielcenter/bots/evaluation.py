@@ -20,6 +20,7 @@ from spielcenter.games.speedquilt.model import (
     Block,
     Cell,
     KitKind,
+    Line,
     PlacedBlock,
     can_place,
     touching,
@@ -29,7 +30,15 @@ from spielcenter.games.speedquilt.scoring import score_quilt
 from .expectimax import SHAPE, _rule_holds, _with_rerolls, sew_table
 from .memo import block_cache
 
-__all__ = ["KIT_WORTH", "Outlook", "ease", "free_cells", "one_turn_chance", "quilt_points"]
+__all__ = [
+    "KIT_WORTH",
+    "Outlook",
+    "ease",
+    "free_cells",
+    "one_turn_chance",
+    "quilt_points",
+    "sewable_from_empty",
+]
 
 KIT_WORTH: Mapping[KitKind, float] = {
     KitKind.THIMBLE: 2.0,
@@ -43,6 +52,9 @@ KIT_WORTH: Mapping[KitKind, float] = {
 FULL_QUILT = 9
 MAX_COUNTED = 5
 """Blocks with more empty patches get a rough ease (counting would take too long)."""
+FUTURE_SHARE = 0.6
+"""The share of what a block will still count by the end that is reckoned with now (the quilt
+may not fill up, the neighbours may stay unfinished)."""
 PLAIN_ROUNDS = 8
 """Rounds over which a new block is typically finished, and a kit pays for itself."""
 
@@ -82,6 +94,11 @@ def _fillings(
     grids = iter(g.ravel() for g in np.meshgrid(*options, indexing="ij"))
     size = int(np.prod([len(o) for o in options]))
     return [next(grids) if v is None else np.full(size, v) for v in filled]
+
+
+def sewable_from_empty(block: Block) -> bool:
+    """Whether one turn can sew the empty block (no patch has to be filled beforehand)."""
+    return prefills_needed(block, (None,) * len(block.patches)) == 0
 
 
 def quilt_points(quilt: Mapping[Cell, PlacedBlock], catalogue: Catalogue) -> int:
@@ -136,6 +153,13 @@ class Outlook:
     rounds_left: float
     kit_bias: float = 1.0
     """How much more than their worth this player likes kits (easy likes them)."""
+    prefill_finish: float | None = None
+    """If set: how often a block that one turn can never sew (it needs dice given or binned onto
+    it first) gets finished; otherwise such a block counts like any other hard block."""
+    final_counts: Mapping[Line, float] | None = None
+    """If set: what each scoring line counts in this player's quilts at the end; a block is then
+    valued with what its line will still count once the quilt fills up, not only with what it
+    counts now (a "per finished line" block counts nothing while the lines are open)."""
 
     @property
     def time_factor(self) -> float:
@@ -174,11 +198,26 @@ class Outlook:
         still count (neighbours and colours yet to come)."""
         placed = self.quilt[cell]
         block = self.block(placed.block_id)
-        gain = self.points(self.finished(self.quilt, cell)) - self.points(self.quilt)
+        done = self.finished(self.quilt, cell)
+        gain = self.points(done) - self.points(self.quilt)
         growth = 0.0
-        if block.scoring is not None:
+        if self.final_counts is not None:
+            growth = self.still_to_count(done, cell)
+        elif block.scoring is not None:
             growth = 0.3 * block.scoring.points * self.time_factor
         return gain + growth + self.kit_value(block) + 0.5
+
+    def still_to_count(self, done: Mapping[Cell, PlacedBlock], cell: Cell) -> float:
+        """What the finished pattern block at ``cell`` of ``done`` will still add by the end (a
+        share of it, for the time left): its line's final count times its points, less what it
+        counts now. Needs ``final_counts``."""
+        block = self.block(done[cell].block_id)
+        if block.scoring is None or self.final_counts is None:
+            return 0.0
+        expected = block.scoring.points * self.final_counts[block.scoring.line]
+        entry = score_quilt(done, self.catalogue).at(cell)
+        now = entry.points if entry is not None else 0
+        return FUTURE_SHARE * max(0.0, expected - now) * self.time_factor
 
     def potential(self, quilt: Mapping[Cell, PlacedBlock]) -> float:
         """The score if every block of ``quilt`` were finished."""
@@ -196,11 +235,16 @@ class Outlook:
         # Chance to finish it in the turns left, a few tries at most (each try is a turn).
         tries = max(0.0, self.rounds_left * 0.5)
         finish = 1.0 - (1.0 - max(chance, 0.15)) ** tries if tries else 0.0
+        prefilled = self.prefill_finish is not None and not sewable_from_empty(block)
+        if prefilled:
+            finish = self.prefill_finish
         base = self.potential(self.quilt)
         best: tuple[float, Cell] | None = None
         for cell in free_cells(self.quilt):
             grown = {**self.quilt, cell: PlacedBlock(block_id, empty)}
             gain = self.potential(grown) - base
+            if self.final_counts is not None and not prefilled:
+                gain += self.still_to_count(self.finished(grown, cell), cell)
             value = finish * (gain + self.kit_value(block)) - 0.5 * (1.0 - finish)
             if best is None or value > best[0]:
                 best = (value, cell)

@@ -10,7 +10,7 @@ are liked, whether the thimble is used and whether a ninth block needs the lead.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
 
 from spielcenter.games.base import JSON, GameError, Seat
@@ -23,13 +23,14 @@ from spielcenter.games.speedquilt.model import (
     Deck,
     Die,
     KitKind,
+    Line,
     PlacedBlock,
 )
 from spielcenter.games.speedquilt.moves import Choose, Move
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.state import GameState, Phase, TurnKind
 
-from .evaluation import Outlook, one_turn_chance
+from .evaluation import Outlook, one_turn_chance, sewable_from_empty
 from .expectimax import (
     FULL,
     PlanAction,
@@ -62,6 +63,12 @@ class Player(ABC):
     uses_thimble = False
     uses_dye = False
     ninth_only_leading = False
+    prefill_finish: float | None = None
+    """How often this player reckons a block that needs pre-filled patches gets finished (None:
+    like any hard block); see :class:`.evaluation.Outlook`."""
+    final_counts: Mapping[Line, float] | None = None
+    """What this player reckons each scoring line counts at the end (None: only what it counts
+    now, and a fixed share of its points); see :class:`.evaluation.Outlook`."""
 
     def __init__(self) -> None:
         self._actions: dict[Any, list[PlanAction]] = {}
@@ -102,7 +109,14 @@ class Player(ABC):
     def outlook(self, game: Speedquilt, view: JSON, seat: Seat) -> Outlook:
         """The valuation context of this seat now."""
         quilt = quilt_of(view["seats"][seat])
-        return Outlook(game.ctx.catalogue, quilt, rounds_left(view), self.kit_bias)
+        return Outlook(
+            game.ctx.catalogue,
+            quilt,
+            rounds_left(view),
+            self.kit_bias,
+            self.prefill_finish,
+            self.final_counts,
+        )
 
     @staticmethod
     def _remember(view: JSON, move: Move, memory: Memory) -> None:
@@ -123,12 +137,19 @@ class Player(ABC):
         options = game.legal_moves(belief, seat)
         catalogue = game.ctx.catalogue
 
+        outlook = Outlook(catalogue, {}, 12.0, self.kit_bias, self.prefill_finish)
+
+        def counts(block_id: str) -> bool:
+            # A player who reckons with pre-filled patches counts no points from such a block:
+            # it is the one to put back.
+            return self.prefill_finish is None or sewable_from_empty(catalogue.block(block_id))
+
         def worth(move: Move) -> float:
             assert isinstance(move, Choose)
-            outlook = Outlook(catalogue, {}, 12.0, self.kit_bias)
             quilt = {
                 (x, 0): PlacedBlock(b, (None,) * len(catalogue.block(b).patches))
                 for x, b in enumerate(move.row)
+                if counts(b)
             }
             total = outlook.potential(quilt) * 0.6
             for b in move.row:

@@ -161,35 +161,45 @@ class Game(ABC, Generic[S, M]):
         return json.dumps(self.view_for(state, seat), indent=1)
 
 
+RECORD_CHECKPOINT = 16
+"""A :class:`Record` keeps the position after every 16th move (and the current one)."""
+
+
 @dataclass
 class Record(Generic[S, M]):
     """A game in progress: its deal, the moves played, and what undo has taken back.
 
-    The state is always the replay of ``moves`` (cached per step), so undo equals replay.
+    The state is always the replay of ``moves``, so undo equals replay. Only every
+    :data:`RECORD_CHECKPOINT`-th position is kept besides the current one: a server keeps many
+    games in memory (a Speedquilt position is several kilobytes), and an undo replays at most
+    ``RECORD_CHECKPOINT - 1`` moves from the checkpoint before it.
     """
 
     game: Game[S, M]
     deal: int
     moves: list[str] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)
-    _states: list[S] = field(default_factory=list, repr=False)
+    _checkpoints: list[S] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         played, self.moves = self.moves, []
-        self._states = [self.game.start(self.deal)]
+        self._current = self.game.start(self.deal)
+        self._checkpoints = [self._current]
         for text in played:
             self.play(text, keep_redo=True)
 
     @property
     def state(self) -> S:
         """The current position."""
-        return self._states[-1]
+        return self._current
 
     def play(self, text: str, keep_redo: bool = False) -> S:
         """Play a move given as text (validated); a new move clears the redo list."""
-        state = self.game.play(self.state, text)
+        state = self.game.play(self._current, text)
         self.moves.append(self.game.format_move(self.game.parse_move(text)))
-        self._states.append(state)
+        self._current = state
+        if len(self.moves) % RECORD_CHECKPOINT == 0:
+            self._checkpoints.append(state)
         if not keep_redo:
             self.undone.clear()
         return state
@@ -199,7 +209,12 @@ class Record(Generic[S, M]):
         if not self.moves:
             return False
         self.undone.append(self.moves.pop())
-        self._states.pop()
+        kept = len(self.moves) // RECORD_CHECKPOINT
+        del self._checkpoints[kept + 1 :]
+        state = self._checkpoints[kept]
+        for text in self.moves[kept * RECORD_CHECKPOINT :]:
+            state = self.game.play(state, text)
+        self._current = state
         return True
 
     def redo(self) -> bool:

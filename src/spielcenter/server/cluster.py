@@ -159,6 +159,7 @@ class ClusteredRegistry(TableRegistry):
         """This process's actor of ``table_id`` if it owns the table (taking it over when nobody
         does) or the table is finished; else a read-only copy replayed from the database."""
         async with self._loading:
+            self.forget_finished()
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor

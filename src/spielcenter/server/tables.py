@@ -807,9 +807,22 @@ class TableRegistry:
         stored = await self.service.create(account_id, **fields)
         return self._activate(stored)
 
+    def forget_finished(self) -> None:
+        """Drop the actors of finished tables that no socket of this process watches.
+
+        A finished actor holds its whole game (entries, views) and nothing else ever drops it,
+        so a long-running process would grow with every table it ever ran; opening such a table
+        again replays it from the database.
+        """
+        for table_id, actor in list(self.actors.items()):
+            idle = actor.task is None or actor.task.done()
+            if not actor.playing and idle and actor.key not in self.hub.watchers:
+                del self.actors[table_id]
+
     async def get(self, table_id: str) -> TableActor:
         """The live actor of ``table_id``, replaying its log if needed; ``not_found`` if none."""
         async with self._loading:
+            self.forget_finished()
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor

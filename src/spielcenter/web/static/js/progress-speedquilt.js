@@ -35,10 +35,13 @@ export function replayNames(seats, you) {
 
 function facts(view) {
   const box = el("div", "speedquilt-replay");
-  const lines = [
-    t("progress.sq.round", { round: view.round, max: view.max_rounds }),
-    t("progress.sq.phase", { phase: t(`progress.sq.phase.${view.phase}`) }),
-  ];
+  // A table ends with the ninth block, not after a number of rounds (its cap is only a safety).
+  const solo = (view.seats?.length ?? 1) === 1;
+  const round = solo
+    ? t("progress.sq.round", { round: view.round, max: view.max_rounds })
+    : t("sq.round", { round: view.round });
+  const lines = [round, t("progress.sq.phase", { phase: t(`progress.sq.phase.${view.phase}`) })];
+  if (!solo && view.end_round) lines.push(t("sq.last_round", { round: view.end_round }));
   if (typeof view.target === "number") lines.push(t("progress.sq.target", { target: view.target }));
   box.append(el("p", "", lines.join(" · ")));
   return box;
