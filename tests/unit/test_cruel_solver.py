@@ -130,29 +130,19 @@ def test_won_and_lost_agree_with_a_brute_force_search_of_small_positions(variant
     assert answers["won"] >= 10 and answers["lost"] >= 10, answers
 
 
-def test_losses_proven_in_short_trials_carry_over_correctly_in_perseverance():
+@pytest.mark.parametrize(
+    ("variant", "most"),
+    # Perseverance shared its proofs first; classic has no loops once merges are skipped, so
+    # its trials pass their proofs on too.
+    [("perseverance", 20), ("classic", 14)],
+)
+def test_losses_proven_in_short_trials_carry_over_correctly(variant: str, most: int) -> None:
     # A small budget cuts the move-order trials short, so that later searches start from the
     # positions the earlier ones finished; every answer must still match the brute force.
-    rng = random.Random("cruel-solver-carry-over")
+    rng = random.Random(f"cruel-solver-carry-over/{variant}")
     decided = 0
     for _ in range(120):
-        state = random_small_position(rng, "perseverance", most=20)
-        verdict = solve(state, node_budget=400)
-        if verdict.result == "unknown":
-            continue
-        decided += 1
-        assert (verdict.result == "won") == brute_force_winnable(state), state
-        if verdict.result == "won":
-            assert replays_to_won(state, verdict.moves)
-    assert decided >= 100
-
-
-def test_losses_proven_in_short_trials_carry_over_correctly_in_classic():
-    # Classic has no loops once merges are skipped, so its trials pass their proofs on too.
-    rng = random.Random("cruel-solver-carry-over-classic")
-    decided = 0
-    for _ in range(120):
-        state = random_small_position(rng, "classic", most=14)
+        state = random_small_position(rng, variant, most=most)
         verdict = solve(state, node_budget=400)
         if verdict.result == "unknown":
             continue
