@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from .ui import DESKTOP, PHONE, PageFactory
 
@@ -95,6 +95,19 @@ def browser() -> Iterator[Browser]:
         )
         yield chromium
         chromium.close()
+
+
+EXPECT_MS = 15_000
+"""How long an assertion waits by default: CI runs the browser tests on two busy cores, where
+Playwright's own 5 s was once too short for a page that was right a moment later."""
+
+
+@pytest.fixture(autouse=True)
+def unhurried_expectations() -> Iterator[None]:
+    """Every browser assertion waits up to `EXPECT_MS` (modules may ask for more)."""
+    expect.set_options(timeout=EXPECT_MS)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 @pytest.fixture

@@ -81,7 +81,9 @@ def anna_rerolls_and_beas_giving_clock_runs_out(anna: Page, bea: Page, shots: Pa
     expect(waiting.locator(".sq-clock")).to_be_visible()
     expect(anna.locator('.sq-actions [data-move="end"]')).to_have_count(0)  # her end waits
     anna.screenshot(path=str(shots / "tables-running-clock.png"))
-    expect(own_clock(bea)).to_have_class(re.compile("warn"))
+    # The scaled giving clock starts at 15 s and turns to the warning colour at 10 s left, so
+    # the wait may be longer than an expectation's default 5 s.
+    expect(own_clock(bea)).to_have_class(re.compile("warn"), timeout=GIVING_MS)
     expect(own_clock(bea)).to_have_class(re.compile("grace"), timeout=GIVING_MS)
     bea.screenshot(path=str(shots / "tables-grace.png"))
     expect(bea.locator(".sq-giving")).to_have_count(0, timeout=GIVING_MS)
