@@ -20,7 +20,9 @@ logs are kept; their folder is printed.
 
 ``--soak SECONDS`` instead keeps one level running on one process (``--soak 600``: the 10
 minutes of the issue), with new clients every ``--every`` seconds, and samples memory and
-latency per window.
+latency per window. ``--tracemalloc FRAMES`` has the server trace its allocations
+(``SPIELCENTER_TRACEMALLOC``, server/memwatch.py) and write a report after every window: which
+allocation sites and object types grew (the report's path is in the row).
 
 PostgreSQL and Redis are private servers on loopback ports, started from Debian's packages as in
 the tests (tests/backends.py). Usage::
@@ -28,7 +30,10 @@ the tests (tests/backends.py). Usage::
     uv run python bench/load.py                          # levels 5:25 10:50 20:100, 20 s each
     uv run python bench/load.py --levels 5:20 --seconds 5 --processes 2
     uv run python bench/load.py --soak 600 --every 60 --levels 5:25 --figure docs/load-soak.png
+    uv run python bench/load.py --soak 720 --every 120 --levels 5:25 --tracemalloc 6
     uv run python bench/load.py --from-json docs/load.json --figure docs/load.png   # redraw
+    uv run python bench/load.py --soak 1 --from-json docs/load-soak-30min-after.json \
+        --before docs/load-soak-30min.json --figure docs/load-soak-30min-after.png
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -376,8 +382,11 @@ async def echo_phase(connections: int, seconds: float, bar: tqdm[Any]) -> dict[s
 
 
 @contextlib.contextmanager
-def spielcenter(count: int, database: str, redis: str) -> Iterator[list[Server]]:
-    """``count`` server processes on one database (with Redis when more than one)."""
+def spielcenter(
+    count: int, database: str, redis: str, tracemalloc: int = 0
+) -> Iterator[list[Server]]:
+    """``count`` server processes on one database (with Redis when more than one); with
+    ``tracemalloc`` frames, tracing allocations (server/memwatch.py)."""
     folder = Path(tempfile.mkdtemp(prefix="spielcenter-load-"))
     env = {
         "SPIELCENTER_ENV": "benchmark",
@@ -390,6 +399,8 @@ def spielcenter(count: int, database: str, redis: str) -> Iterator[list[Server]]
     }
     if count > 1:
         env["SPIELCENTER_REDIS_URL"] = redis
+    if tracemalloc:
+        env["SPIELCENTER_TRACEMALLOC"] = str(tracemalloc)
     servers = [Server(env, folder / f"server-{i}.log") for i in range(count)]
     try:
         start_together(servers)
@@ -429,20 +440,45 @@ async def soak(args: argparse.Namespace) -> list[dict[str, Any]]:
     [(tables, players)] = levels(args.levels)
     rows: list[dict[str, Any]] = []
     bar = tqdm(total=args.soak, unit="s", desc="soak")
-    with postgres_cluster() as cluster, spielcenter(1, cluster.new_database(), "") as servers:
+    with (
+        postgres_cluster() as cluster,
+        spielcenter(1, cluster.new_database(), "", args.tracemalloc) as servers,
+    ):
         started = time.monotonic()
         for _ in range(int(args.soak // args.every)):
             # New people and tables each window: what leaks on arrival and departure shows.
             row = await phase(servers, tables, players, args.bots, args.every, bar)
             row["minute"] = round((time.monotonic() - started) / 60, 1)
+            if args.tracemalloc:
+                row["memory_report"] = await memory_report(servers[0])
             rows.append(row)
             bar.write(json.dumps(row))
     bar.close()
     return rows
 
 
-def draw(rows: list[dict[str, Any]], figure: Path, soaking: bool) -> None:
-    """The figure of docs/performance.md."""
+async def memory_report(server: Server) -> str:
+    """Have a traced server write its allocation report (``SIGUSR1``); the report's path."""
+    assert server.process is not None
+    folder = Path(server.env["SPIELCENTER_DATA_DIR"])
+    before = set(folder.glob("memory-*.txt"))
+    os.kill(server.process.pid, signal.SIGUSR1)
+    for _ in range(600):  # a snapshot of a large heap takes seconds
+        await asyncio.sleep(0.1)
+        new = set(folder.glob("memory-*.txt")) - before
+        if new:
+            await asyncio.sleep(0.5)  # let it finish writing
+            return str(new.pop())
+    return "no report within 60 s"
+
+
+def draw(
+    rows: list[dict[str, Any]],
+    figure: Path,
+    soaking: bool,
+    before: list[dict[str, Any]] | None = None,
+) -> None:
+    """The figure of docs/performance.md; a soak's memory beside an earlier soak's (``before``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -451,7 +487,11 @@ def draw(rows: list[dict[str, Any]], figure: Path, soaking: bool) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     if soaking:
         minutes = [r["minute"] for r in rows]
-        axes[0].plot(minutes, [r["rss_mb"][0] for r in rows], marker="o")
+        label = "after" if before else None
+        axes[0].plot(minutes, [r["rss_mb"][0] for r in rows], marker="o", label=label)
+        if before:
+            earlier = ([r["minute"] for r in before], [r["rss_mb"][0] for r in before])
+            axes[0].plot(*earlier, "s--", color="grey", label="before")
         axes[0].set(xlabel="minutes", ylabel="peak RSS (MB)", title="server memory")
         for key, label in (("decision_ms", "table decision"), ("patience_ms", "patience entry")):
             axes[1].plot(minutes, [r[key]["p95"] for r in rows], marker="o", label=f"{label} p95")
@@ -504,12 +544,21 @@ def main() -> None:
     parser.add_argument("--bots", default="easy", choices=["easy", "normal", "strong"])
     parser.add_argument("--soak", type=float, help="soak for this many seconds instead")
     parser.add_argument("--every", type=float, default=30.0, help="soak window in seconds")
+    parser.add_argument(
+        "--tracemalloc",
+        type=int,
+        default=0,
+        metavar="FRAMES",
+        help="soak only: trace the server's allocations, a report after every window",
+    )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     parser.add_argument("--figure", type=Path, help="draw the figure into this PNG")
     parser.add_argument("--from-json", type=Path, help="only draw the figure of these rows")
+    parser.add_argument("--before", type=Path, help="soak rows to draw beside (the memory)")
     args = parser.parse_args()
+    before = json.loads(args.before.read_text()) if args.before else None
     if args.from_json:
-        draw(json.loads(args.from_json.read_text()), args.figure, bool(args.soak))
+        draw(json.loads(args.from_json.read_text()), args.figure, bool(args.soak), before)
         return
     rows = asyncio.run(soak(args) if args.soak else load(args))
     for row in rows:
@@ -517,7 +566,7 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     if args.figure:
-        draw(rows, args.figure, bool(args.soak))
+        draw(rows, args.figure, bool(args.soak), before)
 
 
 if __name__ == "__main__":

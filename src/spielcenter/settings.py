@@ -68,6 +68,13 @@ class Settings(BaseSettings):
         ),
     )
 
+    TRACEMALLOC: int = Field(
+        default=0,
+        ge=0,
+        description="Development only: trace allocations with this many frames and write a"
+        " snapshot report to DATA_DIR on SIGUSR1 (server/memwatch.py); 0 is off",
+    )
+
     @property
     def is_development(self) -> bool:
         """True while running as a developer's checkout."""

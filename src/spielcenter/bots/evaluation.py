@@ -68,7 +68,7 @@ def one_turn_chance(block: Block, filled: tuple[int | None, ...]) -> float:
     return float(_with_rerolls(sewable, 2, 0.0).mean())
 
 
-@block_cache(maxsize=1 << 14)
+@block_cache(maxsize=4096)
 def ease(block: Block, filled: tuple[int | None, ...]) -> float:
     """How easy the rest of a block is: the share of value fillings of its empty patches that
     finish it, lowered for patches that also name a colour and for each patch still empty."""
@@ -132,7 +132,8 @@ def _completion(block: Block, filled: tuple[int | None, ...]) -> tuple[int, ...]
     return tuple(v for v in values if v is not None)
 
 
-POINTS_MEMO = 1 << 15
+POINTS_MEMO = 8192
+"""Quilt scores kept (about 550 bytes each: some 5 MB); the oldest is dropped first."""
 _POINTS: list[tuple[Catalogue, dict[tuple[object, ...], int]]] = []
 """Scores of quilts already counted, for the catalogue in use (scoring is pure)."""
 
@@ -176,8 +177,8 @@ class Outlook:
         key = tuple(sorted((c, p.block_id, p.filled) for c, p in quilt.items()))
         hit = known.get(key)
         if hit is None:
-            if len(known) >= POINTS_MEMO:
-                known.clear()
+            while len(known) >= POINTS_MEMO:  # (a loop, so a lowered bound holds at once)
+                del known[next(iter(known))]
             hit = known[key] = score_quilt(quilt, self.catalogue).total
         return hit
 

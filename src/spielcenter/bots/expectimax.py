@@ -78,7 +78,13 @@ def mask_colours(mask: int) -> list[int]:
 # -- which dice do what, in every outcome ------------------------------------------------------
 
 
-@block_cache(maxsize=4096)
+SEW_TABLES = 512
+"""Sew tables kept (each 7 776 × 4 bytes: at most 16 MB). One game of four computers asks for
+about 20 new ones and keeps reusing them, so this holds the blocks of some 20 tables in play at
+once; one more costs about 1.3 ms (docs/performance.md, "Soak")."""
+
+
+@block_cache(maxsize=SEW_TABLES)
 def sew_table(block: Block, filled: tuple[int | None, ...]) -> Bits:
     """Per outcome, a 32-bit set of the dice masks that sew ``block`` from ``filled``.
 

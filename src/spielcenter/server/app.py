@@ -29,6 +29,7 @@ from .cluster import ClusteredRegistry
 from .deps import Platform
 from .errors import install_error_handlers
 from .logging import AccessLog, configure_logging, log
+from .memwatch import MemoryWatch
 from .nul import RefuseNul
 from .ratelimits import RateLimits
 from .routes import account, games, ledger, lobby, pages, progress, stats, tables
@@ -81,6 +82,16 @@ def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> No
     cluster.on_game_event = written_elsewhere
 
 
+def _memory_watch(settings: Settings) -> MemoryWatch | None:
+    """Allocation snapshots on SIGUSR1 when ``TRACEMALLOC`` asks for them (development only)."""
+    if not settings.TRACEMALLOC:
+        return None
+    watch = MemoryWatch(settings.DATA_DIR, settings.TRACEMALLOC)
+    watch.install()
+    log.warning("tracemalloc_on", frames=settings.TRACEMALLOC, reports=str(settings.DATA_DIR))
+    return watch
+
+
 def create_app(
     settings: Settings | None = None,
     resolve: GameResolver = get_game,
@@ -117,6 +128,7 @@ def create_app(
             hub=hub,
         )
         platform.games.publish = hub.publish
+        platform.games.watched = hub.watches
         app.state.platform = platform
         app.state.progress = ProgressServices.build(sessionmaker, platform.games, settings, clock)
         table_service = TableService(sessionmaker, speedquilt_engine, clock)
@@ -124,6 +136,7 @@ def create_app(
         if isinstance(app.state.tables, ClusteredRegistry):
             _share_games(platform.games, hub, app.state.tables)
         await app.state.tables.start()
+        watch = _memory_watch(settings)
         log.info("started", env=settings.ENV, database=engine.url.render_as_string())
         try:
             yield
@@ -132,6 +145,8 @@ def create_app(
             await hub.close_all()
             await platform.games.close()
             await engine.dispose()
+            if watch is not None:
+                watch.uninstall()
             log.info("stopped")
 
     app = FastAPI(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -69,6 +70,9 @@ TEMPO_SECONDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.15}
 """The pause before each computer move, by the table's tempo."""
 PRESENCE_POLL = 5.0
 """How often (seconds) a table without a think clock looks whether its people are connected."""
+IDLE_SECONDS = 60.0
+"""How long a table in play may wait for a person, with no clock running and no socket of this
+process watching, before its actor is let go (opening it again replays it)."""
 STARTED = "open"
 
 
@@ -180,6 +184,9 @@ class TableActor:
         self.queue: asyncio.Queue[_Command | _Wake] = asyncio.Queue()
         self.running = False
         self.task: asyncio.Task[None] | None = None
+        self.parked_since: float | None = None
+        """Monotonic time since the actor waits for a person with nothing else to wake it
+        (no computer to move, no clock): ``None`` while it has something to do."""
         setup = stored.setup
         # A lobby table's clocks and the stand-in computer for its people (docs/tables.md).
         self.timing = (
@@ -228,6 +235,13 @@ class TableActor:
         if self.playing and self.task is None and self.stored.record.status == STARTED:
             self.running = True
             self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+
+    def retire(self) -> None:
+        """Stop a parked actor at once (the registry lets it go; its log is all committed)."""
+        assert self.parked_since is not None and self.queue.empty()
+        self.running = False
+        if self.task is not None:
+            self.task.cancel()
 
     async def stop(self) -> None:
         """Stop the task (the server is shutting down)."""
@@ -289,11 +303,17 @@ class TableActor:
         return None
 
     async def _wait(self, seconds: float | None) -> _Command | None:
-        """The next command, or ``None`` once ``seconds`` have passed (a clock is due)."""
+        """The next command, or ``None`` once ``seconds`` have passed (a clock is due); with
+        no ``seconds`` the actor is parked until a command comes."""
+        if seconds is None:
+            self.parked_since = time.monotonic()
         try:
-            return await self._woken(await asyncio.wait_for(self.queue.get(), seconds))
+            item = await asyncio.wait_for(self.queue.get(), seconds)
         except TimeoutError:
             return None
+        finally:
+            self.parked_since = None
+        return await self._woken(item)
 
     async def _woken(self, item: _Command | _Wake) -> _Command | None:
         """A command as it is; a wake-up is handled here (every clock due now) and is ``None``."""
@@ -785,6 +805,7 @@ class TableRegistry:
         self.delays = dict(TEMPO_SECONDS if delays is None else delays)
         self.engine_for = engine_for
         self.actors: dict[str, TableActor] = {}
+        self.idle_seconds = IDLE_SECONDS
         self._loading = asyncio.Lock()
         sessionmaker = service.sessionmaker
         self.lobby = LobbyService(sessionmaker, clock, clock_scale)
@@ -819,10 +840,30 @@ class TableRegistry:
             if not actor.playing and idle and actor.key not in self.hub.watchers:
                 del self.actors[table_id]
 
+    def forget_idle(self) -> None:
+        """Drop the actors of tables in play that have waited ``idle_seconds`` for a person no
+        socket of this process watches, with no clock running (a table without a lobby whose
+        person closed her browser waits for her for ever).
+
+        Such an actor holds its game and its computers' caches and would never end by itself;
+        her ``table.open`` replays it from the database and its computers go on. (With several
+        processes the leases keep every open table driven: ``server/cluster.py`` does not call
+        this.)
+        """
+        now = time.monotonic()
+        for table_id, actor in list(self.actors.items()):
+            since = actor.parked_since
+            if since is None or now - since < self.idle_seconds or not actor.queue.empty():
+                continue
+            if actor.key not in self.hub.watchers:
+                actor.retire()
+                del self.actors[table_id]
+
     async def get(self, table_id: str) -> TableActor:
         """The live actor of ``table_id``, replaying its log if needed; ``not_found`` if none."""
         async with self._loading:
             self.forget_finished()
+            self.forget_idle()
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor
@@ -863,6 +904,8 @@ class TableRegistry:
 
     async def closed(self, connection: Watcher) -> None:
         """A socket of this process closed (the hub already forgot it)."""
+        self.forget_finished()
+        self.forget_idle()
 
     async def follow_game(self, game_id: str) -> None:
         """A socket of this process opened a patience game (other processes may write it)."""

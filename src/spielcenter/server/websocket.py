@@ -213,6 +213,10 @@ class Hub:
             if not watchers:
                 del self.watchers[game_id]
 
+    def watches(self, game_id: str) -> bool:
+        """Whether a socket watches ``game_id`` (a game or a table's key)."""
+        return game_id in self.watchers
+
     def watch(self, connection: Watcher, game_id: str) -> None:
         """``connection`` receives the events of ``game_id`` from now on."""
         connection.games.add(game_id)

@@ -59,7 +59,13 @@ MAX_CLIENT_DEAL = 2**53 - 1
 RECENT_EVENTS = 32
 """Events kept per live game for reconnects; a larger gap gets the full state."""
 LIVE_GAMES = 2000
-"""Live positions kept in memory; the least recently used are dropped (and replayed later)."""
+"""Live positions kept in memory at most; the least recently used are dropped (and replayed
+later)."""
+UNWATCHED_GAMES = 100
+"""Live positions no socket watches kept at most (the least recently used beyond are dropped):
+a Cruel game with its last events (each with its view) holds about 140 KB, and every game
+ever opened would otherwise stay until there are ``LIVE_GAMES`` of them (docs/performance.md,
+"Soak")."""
 SECRET_DEALS = frozenset({"speedquilt"})
 """Games whose deal number keys hidden things (Speedquilt: the dice stream, the deck orders)."""
 AbandonHook = Callable[[AsyncSession, datetime], Awaitable[None]]
@@ -126,6 +132,8 @@ class GameService:
         """Called with each committed event while the game is still locked, so that every
         watcher gets the events of a game in ``seq`` order."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self.watched: Callable[[str], bool] = _nobody_watches
+        """Whether a socket of this process watches a game (the server connects its hub)."""
         self.shared = False
         """Other server processes write to the same database (docs/deploy.md)."""
 
@@ -266,9 +274,21 @@ class GameService:
         live.abandoned = row.status == Status.LOST.value and live.status is Status.PLAYING
         # Two sockets may load the same game at once; the first one cached wins.
         live = self._live.setdefault(game_id, live)
+        self._trim()
+        return live
+
+    def _trim(self) -> None:
+        """Keep at most ``UNWATCHED_GAMES`` positions nobody watches and ``LIVE_GAMES`` in all,
+        dropping the least recently used (a position is the replay of its log: nothing is lost)."""
+        unwatched = [
+            game_id
+            for game_id, live in self._live.items()
+            if not self.watched(game_id) and not live.lock.locked()  # not one in mid-entry
+        ]
+        for game_id in unwatched[: max(0, len(unwatched) - UNWATCHED_GAMES)]:
+            del self._live[game_id]
         while len(self._live) > LIVE_GAMES:
             self._live.popitem(last=False)
-        return live
 
     def view(self, live: LiveGame) -> JSON:
         """What the player sees: the engine's view plus the server's fields (docs/protocol.md)."""
@@ -502,6 +522,11 @@ class GameService:
 
 async def _nobody_listens(_event: JSON, _origin: object) -> None:
     """The publisher until a server connects one."""
+
+
+def _nobody_watches(_game_id: str) -> bool:
+    """Who watches what, until a server connects its hub."""
+    return False
 
 
 def _winnable_deal(engine: Game[Any, Any]) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession
 
@@ -57,7 +57,21 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
+MIGRATION_LOCK = 0x5370_6965
+"""The PostgreSQL advisory lock that lets one process at a time migrate (any fixed number)."""
+
+
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
-    """Bring the schema up to ``revision`` (default: the newest)."""
+    """Bring the schema up to ``revision`` (default: the newest).
+
+    Several processes may start at once on one PostgreSQL database: each takes the same
+    transaction-level advisory lock first, so one migrates while the others wait and then find
+    the schema already at ``revision`` (without it two would create the same tables at once and
+    one start would fail). SQLite has one writer anyway.
+    """
     async with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            await connection.execute(
+                text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": MIGRATION_LOCK}
+            )
         await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), revision))
