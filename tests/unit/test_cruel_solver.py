@@ -20,6 +20,8 @@ from spielcenter.games.shuffle import DealNumberError
 from spielcenter.solvers.cruel import (
     _BEST_FIRST,
     _UNLIMITED,
+    _frozen_prefix,
+    _prefix_frozen,
     _Search,
     decode_card,
     encode_card,
@@ -286,6 +288,86 @@ def test_cards_have_a_compact_code_that_round_trips():
     # The card a card is built on is the next code: a king's next code is no card.
     assert encode_card(Card.parse("5H")) + 1 == encode_card(Card.parse("6H"))
     assert encode_card(Card.parse("KH")) + 1 not in codes
+
+
+# -- a frozen start of the packet that chains can be built into (classic, "stuck") ----------
+
+
+def random_dealt_position(rng: random.Random, variant: str) -> CruelState:
+    """A freshly dealt position of 6 to 12 cards (the top ranks of three suits), fours a pile."""
+    left_per_suit = [0, 0, 0, 0]
+    for _ in range(rng.randint(6, 12)):
+        left_per_suit[rng.randrange(3)] += 1
+    cards = [
+        f"{RANKS[rank - 1]}{suit}"
+        for suit, count in zip(SUITS, left_per_suit, strict=True)
+        for rank in range(14 - count, 14)
+    ]
+    rng.shuffle(cards)
+    piles = [cards[start : start + 4] for start in range(0, len(cards), 4)]
+    foundations = {
+        suit: RANKS[12 - count] for suit, count in zip(SUITS, left_per_suit, strict=True)
+    }
+    return position(variant, piles, foundations, moved=False)
+
+
+def packet_of(state: CruelState) -> bytes:
+    return b"".join(bytes(encode_card(card) for card in pile) for pile in state.piles)
+
+
+@pytest.mark.parametrize("variant", ["classic", "stuck"])
+def test_a_frozen_start_of_the_packet_stays_frozen_though_chains_are_built_into_it(variant):
+    # The start of the packet may take chains (Y-1, Y-2, ... built onto a card Y of it lying on
+    # top), which shift its later cards into other piles. The test allows for every shift; a
+    # "lost" it gives must be the brute force's, and the solver, which applies it after every
+    # deal, must agree with the brute force both ways. Some of the positions must be ones that
+    # the test without chains (tops that take no card) does not decide, so that the chains count.
+    rng = random.Random(f"cruel-solver-frozen-chains/{variant}")
+    frozen = with_chains_only = 0
+    answers = {"won": 0, "lost": 0}
+    for _ in range(400):
+        state = random_dealt_position(rng, variant)
+        packet = packet_of(state)
+        winnable = brute_force_winnable(state)
+        if _frozen_prefix(packet, runs=False):
+            frozen += 1
+            assert not winnable, state
+            if not any(_prefix_frozen(packet, m, runs=False) for m in range(1, len(packet) + 1)):
+                with_chains_only += 1
+        verdict = solve(state)
+        assert (verdict.result == "won") == winnable, state
+        if verdict.result == "won":
+            assert replays_to_won(state, verdict.moves)
+        answers[verdict.result] += 1
+    assert frozen >= 100 and with_chains_only >= 3, (frozen, with_chains_only)
+    assert answers["won"] >= 50 and answers["lost"] >= 50, answers
+
+
+def test_a_chain_built_onto_the_start_of_the_packet_can_free_it():
+    # Pile 1's J♠ lies on 9♠ and can only go onto Q♠ (covered in pile 2), and K♠ lies on Q♠:
+    # frozen as dealt. But 10♠ goes onto J♠, and the redeal then shifts J♥ to the top of pile 2,
+    # from where it goes up: the game is won, so the start is not frozen.
+    state = position(
+        "classic",
+        [["KH", "9S", "QH", "JS"], ["KD", "QS", "JH", "KS"], ["TS"]],
+        {"S": "8", "H": "T", "D": "Q", "C": "K"},
+        moved=False,
+    )
+    assert not _frozen_prefix(packet_of(state), runs=False)
+    assert brute_force_winnable(state)
+    verdict = solve(state)
+    assert verdict.result == "won"
+    assert replays_to_won(state, verdict.moves)
+
+
+@pytest.mark.parametrize("deal", [863, 1664])
+def test_a_start_frozen_whatever_chains_come_in_loses_the_deal_at_once(deal: int) -> None:
+    # 863: 6♣ 2♥ 8♣ 5♣ | 2♣ K♣ …: 5♣ waits for 2♣, under K♣, which waits for 2♣ too; 4♣ and 3♣
+    # may come onto 5♣, but then 2♣ and K♣ still share pile 2. 1664: 9♦ (pile 1's top) waits
+    # for 8♦ in pile 3, under K♣, which waits for 10♣ under 9♦; Q♦ onto K♦ keeps K♣ in pile 3.
+    verdict = solve(deal, "classic")
+    assert verdict.result == "lost"
+    assert verdict.nodes <= 1
 
 
 # -- best-first trials (classic) ---------------------------------------------------------------

@@ -124,7 +124,9 @@ def create_app(
                 sessionmaker, progress_resolver(resolve, settings.daily_secret), clock
             ),
             stats=StatsService(sessionmaker),
-            limits=RateLimits(settings.LOGIN_LIMIT, settings.SOCKET_MESSAGE_LIMIT),
+            limits=RateLimits(
+                settings.LOGIN_LIMIT, settings.SOCKET_MESSAGE_LIMIT, settings.REDIS_URL
+            ),
             hub=hub,
         )
         platform.games.publish = hub.publish

@@ -26,7 +26,9 @@ What makes it exact and fast (each reduction is proven sound in ``docs/winrates.
   bottom four cards of the first pile (they keep their places through every redeal), and in every
   pile once no redeal is left, a card above a lower card of its suit that cannot be built anywhere
   makes the position lost; after a deal, a frozen start of the packet (up to 16 cards, each pile
-  top among them unable to move or to take a card) does too.
+  top among them unable to move or to take a card) does too. With single cards the start may
+  take cards (chains ``Y−1, Y−2, …`` built onto a top ``Y``): it is frozen when every card of it
+  that lies on top for some length of the chains cannot move (:func:`_prefix_frozen_with_chains`).
 * **Move orders.** Short trials in three move orders (foundation moves first; the redeal first;
   reversed), then one long search in the first order. In classic, four short best-first trials
   come in between (:meth:`_Search.best_first`: the open position that looks closest to a win is
@@ -244,6 +246,17 @@ def _first_pile_dead(piles: Piles, runs: bool) -> bool:
 def _frozen_prefix(packet: bytes, runs: bool, longest: int = 16) -> bool:
     """Whether the first ``m`` cards of a freshly dealt ``packet`` can never move (for some
     ``m`` up to ``longest``): then they never reach the foundations and the position is lost."""
+    if not runs:
+        # A pile top of the deal that nothing among the first ``longest`` cards blocks lies on
+        # top while no chain comes in, so no prefix that holds it can be frozen.
+        start = packet[:longest]
+        for index in range(_PILE_SIZE - 1, len(start) - 1, _PILE_SIZE):
+            card = start[index]
+            if not _blocked_by(start, card) or (
+                (card & _RANK) != KING and start.find(card + 1) < 0
+            ):
+                longest = index
+                break
     lowest = [64, 64, 64, 64]  # the lowest card of each suit among the first m - 1
     before = bytearray(64)  # which cards are among the first m - 1
     for m in range(1, min(len(packet), longest) + 1):
@@ -257,9 +270,76 @@ def _frozen_prefix(packet: bytes, runs: bool, longest: int = 16) -> bool:
         if card < lowest[suit]:
             lowest[suit] = card
         before[card] = 1
-        if candidate and _prefix_frozen(packet, m, runs):
+        if candidate and (
+            _prefix_frozen(packet, m, runs)
+            if runs
+            else _prefix_frozen_with_chains(packet, m, lowest, before)
+        ):
             return True
     return False
+
+
+def _prefix_frozen_with_chains(packet: bytes, m: int, lowest: list[int], among: bytearray) -> bool:
+    """Whether the first ``m`` cards of a freshly dealt ``packet`` are frozen for good, even
+    though cards from elsewhere may be built into them (single cards: classic and "stuck").
+
+    Suppose one of the ``m`` moves for the first time. Until then they keep their order, and the
+    only cards that come between them are *chains*: a card ``Y`` of the ``m`` that lies on top
+    can take ``Y−1``, which can take ``Y−2`` and so on (never a card of the ``m``, which would be
+    a move of one of them); such a chain stays right after ``Y`` until its cards go up. So at
+    every deal card ``i`` of the ``m`` lies at place ``i`` plus the lengths of the chains before
+    it, and it lies on top only if the next of the ``m`` went to another pile. The cards that can
+    ever lie on top are found by a fixpoint over every combination of chain lengths (from 0 up to
+    the longest chain that the layout holds; only the places modulo 4 matter). Each of them must
+    be unable to move: a lower card of its suit is among the ``m`` (so it cannot go up), and it
+    is a king or its next-higher card is among the ``m`` at a place that never lies on top.
+    ``lowest`` holds the lowest card of each suit among the ``m``, ``among`` marks their cards.
+    """
+    prefix = packet[:m]
+    # A cheap necessary condition first: with no chain at all, the last of the m and the tops of
+    # the piles as dealt lie on top, so each needs a lower card of its suit and a target among
+    # the m (or to be a king).
+    for index in (*range(_PILE_SIZE - 1, m - 1, _PILE_SIZE), m - 1):
+        card = prefix[index]
+        if lowest[card >> 4] >= card or ((card & _RANK) != KING and not among[card + 1]):
+            return False
+    on_top = [False] * m
+    on_top[-1] = True  # the cards after the last of the m may all leave
+    grown = True
+    while grown:
+        shifts = 1  # bit s: the chains so far can add up to s modulo 4
+        grown = False
+        for index in range(m - 1):
+            if not on_top[index]:
+                if shifts >> ((_PILE_SIZE - 1 - index) % _PILE_SIZE) & 1:
+                    on_top[index] = grown = True
+                continue
+            spread = shifts
+            for extra in range(1, _longest_chain(packet, among, prefix[index]) + 1):
+                spread |= ((shifts << extra) | (shifts >> (_PILE_SIZE - extra))) & 15
+            shifts = spread
+    for index, card in enumerate(prefix):
+        if not on_top[index]:
+            continue
+        target = prefix.find(card + 1)
+        if lowest[card >> 4] >= card or ((card & _RANK) != KING and (target < 0 or on_top[target])):
+            return False
+    return True
+
+
+def _longest_chain(packet: bytes, among: bytearray, card: int) -> int:
+    """How many cards ``card−1, card−2, …`` lie on the layout (``packet``) and are not marked in
+    ``among``, at most 3 (more changes no place modulo 4): the longest chain it can take."""
+    length, below = 0, card - 1
+    while length < _PILE_SIZE - 1 and below & _RANK and not among[below] and below in packet:
+        length, below = length + 1, below - 1
+    return length
+
+
+def _blocked_by(cards: bytes, card: int) -> bool:
+    """Whether a lower card of ``card``'s suit is among ``cards`` (so it cannot go up first)."""
+    suit_base = card & ~_RANK
+    return any(suit_base < other < card for other in cards)
 
 
 def _prefix_frozen(packet: bytes, m: int, runs: bool) -> bool:

@@ -76,7 +76,7 @@ async def login_(
 ) -> MePublic:
     """Log this device into a named account (a new session; rate-limited)."""
     address = request.client.host if request.client else "unknown"
-    if not platform.limits.allow_login(name_key(body.name), address):
+    if not await platform.limits.allow_login(name_key(body.name), address):
         raise ApiError(429, "rate_limited", "too many login attempts: wait a minute")
     token, new_login = await platform.accounts.login(body.name, body.password, replacing=login)
     await platform.hub.close_session(login.session_id)
