@@ -12,7 +12,11 @@ it. Kept changes move into ``src/spielcenter/bots``; this file records what was 
   with eight (not measured).
 * ``strong-onedie`` — the 2 % only for blocks with more patches than dice, so P36 and P41 (one
   die given removes their repeated colour) count like any hard block: +0.8 points against easy
-  over 1 000 paired deals (95 % +0.0…+1.6); not measured against normal, not kept yet.
+  over 1 000 paired deals (95 % +0.0…+1.6). Kept with the revised catalogue (today's strong
+  reckons only blocks with more patches than dice at its ``PREFILL_FINISH``).
+* ``strong-sum-rare`` — today's strong, but the `≥ 40` blocks reckoned finished in 2 % of quilts
+  as before the catalogue revision (today 50 %): the A side of the revision's A/B (300 paired
+  deals against normal, docs/bots.md "Catalogue balance").
 * ``easy-colour`` — today's easy (by feel), but a new block goes beside a block of its own
   colour: no real difference (485 paired deals against normal: 77.5 % vs 78.1 % for plain
   by-feel easy); stopped, not kept.
@@ -313,6 +317,19 @@ def _beside_own_colour(outlook: Outlook, block_id: str) -> Cell:
 
 
 variant("easy-colour")(_easy_colour)
+
+
+def _sum_rare() -> type[Player]:
+    class StrongSumRare(Strong):
+        """Today's strong, with the `≥ 40` blocks reckoned hardly ever finished (2 %)."""
+
+        level = "strong-sum-rare"
+        prefill_finish = 0.02
+
+    return StrongSumRare
+
+
+variant("strong-sum-rare")(_sum_rare)
 
 
 def _easy_four() -> type[Player]:

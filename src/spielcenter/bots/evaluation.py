@@ -17,11 +17,13 @@ from spielcenter.games.speedquilt.catalogue import Catalogue
 from spielcenter.games.speedquilt.difficulty import prefills_needed
 from spielcenter.games.speedquilt.feasibility import can_complete
 from spielcenter.games.speedquilt.model import (
+    COLOURS,
     Block,
     Cell,
     KitKind,
     Line,
     PlacedBlock,
+    Rule,
     can_place,
     touching,
 )
@@ -35,6 +37,7 @@ __all__ = [
     "Outlook",
     "ease",
     "free_cells",
+    "needs_dice_first",
     "one_turn_chance",
     "quilt_points",
     "sewable_from_empty",
@@ -52,6 +55,12 @@ KIT_WORTH: Mapping[KitKind, float] = {
 FULL_QUILT = 9
 MAX_COUNTED = 5
 """Blocks with more empty patches get a rough ease (counting would take too long)."""
+BEST_GIVEN = 6
+"""The value a planning player waits for on each patch of a `≥ 40` block that must be filled
+before the last turn (dice given or binned one by one: it takes only high ones)."""
+PER_DIE_STILL_TO_COME = 0.7
+"""How much less a `≥ 40` block's last turn is worth for each die that must still be given or
+binned onto it first (each takes a turn or a reroll of another seat to come)."""
 FUTURE_SHARE = 0.6
 """The share of what a block will still count by the end that is reckoned with now (the quilt
 may not fill up, the neighbours may stay unfinished)."""
@@ -71,16 +80,39 @@ def one_turn_chance(block: Block, filled: tuple[int | None, ...]) -> float:
 @block_cache(maxsize=4096)
 def ease(block: Block, filled: tuple[int | None, ...]) -> float:
     """How easy the rest of a block is: the share of value fillings of its empty patches that
-    finish it, lowered for patches that also name a colour and for each patch still empty."""
+    finish it, lowered for patches that also name a colour and for each patch still empty (a
+    `≥ 40` block by the pips already on it instead, see :func:`_sum_ease`)."""
     empty = [i for i, v in enumerate(filled) if v is None]
     if not empty:
         return 1.0
+    if block.rule is Rule.SUM40:
+        return _sum_ease(block, filled, empty)
     coloured = sum(block.patches[i].colour is not None for i in empty)
     if len(empty) > MAX_COUNTED:
         return float(0.3 * 0.6**coloured * 0.85 ** len(empty))
     good = int(_rule_holds(block, _fillings(block, filled, empty)).sum())
     total = 6 ** len(empty)
     return float(good / total * 0.6**coloured * 0.85 ** len(empty))
+
+
+def _sum_ease(block: Block, filled: tuple[int | None, ...], empty: list[int]) -> float:
+    """The ease of a `≥ 40` block, by the value of the dice already on it: the one-turn chance
+    of its last five patches once the patches beyond five hold the best dice (`BEST_GIVEN`),
+    less for each such die still to come. A low die on it lowers the ease; a six raises it."""
+    waiting = max(0, len(empty) - len(COLOURS))
+    hoped = list(filled)
+    for i in empty[:waiting]:
+        hoped[i] = block.patches[i].value or BEST_GIVEN
+    if not can_complete(block, tuple(hoped)):
+        return 0.0
+    return one_turn_chance(block, tuple(hoped)) * PER_DIE_STILL_TO_COME**waiting
+
+
+def needs_dice_first(block: Block) -> bool:
+    """Whether the block has more patches than there are dice: some must be given or binned
+    onto it one by one before a turn can sew the rest (the `≥ 40` blocks). A repeated colour
+    alone (one die given removes it) does not count."""
+    return len(block.patches) > len(COLOURS)
 
 
 def _fillings(
@@ -155,8 +187,9 @@ class Outlook:
     kit_bias: float = 1.0
     """How much more than their worth this player likes kits (easy likes them)."""
     prefill_finish: float | None = None
-    """If set: how often a block that one turn can never sew (it needs dice given or binned onto
-    it first) gets finished; otherwise such a block counts like any other hard block."""
+    """If set: how often a block with more patches than dice (it needs dice given or binned onto
+    it first, :func:`needs_dice_first`) gets finished; otherwise such a block counts like any
+    other hard block."""
     final_counts: Mapping[Line, float] | None = None
     """If set: what each scoring line counts in this player's quilts at the end; a block is then
     valued with what its line will still count once the quilt fills up, not only with what it
@@ -236,7 +269,7 @@ class Outlook:
         # Chance to finish it in the turns left, a few tries at most (each try is a turn).
         tries = max(0.0, self.rounds_left * 0.5)
         finish = 1.0 - (1.0 - max(chance, 0.15)) ** tries if tries else 0.0
-        prefilled = self.prefill_finish is not None and not sewable_from_empty(block)
+        prefilled = self.prefill_finish is not None and needs_dice_first(block)
         if prefilled:
             finish = self.prefill_finish
         base = self.potential(self.quilt)

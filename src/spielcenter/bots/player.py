@@ -30,7 +30,7 @@ from spielcenter.games.speedquilt.moves import Choose, Move
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.state import GameState, Phase, TurnKind
 
-from .evaluation import Outlook, one_turn_chance, sewable_from_empty
+from .evaluation import Outlook, needs_dice_first, one_turn_chance
 from .expectimax import (
     FULL,
     PlanAction,
@@ -140,9 +140,9 @@ class Player(ABC):
         outlook = Outlook(catalogue, {}, 12.0, self.kit_bias, self.prefill_finish)
 
         def counts(block_id: str) -> bool:
-            # A player who reckons with pre-filled patches counts no points from such a block:
-            # it is the one to put back.
-            return self.prefill_finish is None or sewable_from_empty(catalogue.block(block_id))
+            # A player who reckons with pre-filled patches counts no points from a block with
+            # more patches than dice: it is the one to put back.
+            return self.prefill_finish is None or not needs_dice_first(catalogue.block(block_id))
 
         def worth(move: Move) -> float:
             assert isinstance(move, Choose)

@@ -9,8 +9,8 @@
   it leads.
 * Its own valuation looks to the end of the game: a block is worth what its scoring line will
   count once the quilt has filled up (``FINAL_COUNTS``), not only what it counts today, and a
-  block that one turn can never sew (it needs dice given or binned first) is reckoned hardly ever
-  finished (``PREFILL_FINISH``), so it neither buys one nor keeps one in its start row.
+  block with more patches than dice (it needs dice given or binned first) is reckoned finished
+  at the rate measured for such blocks (``PREFILL_FINISH``), not by its one-turn chance of 0.
 """
 
 from __future__ import annotations
@@ -45,11 +45,12 @@ FINAL_COUNTS: Mapping[Line, float] = {
 """What each scoring line counts at the end of the strong player's games (its finished quilts
 in docs/bots.md: mean points of a finished block over its points per count, a little lower;
 for the flat lines how often they pay)."""
-PREFILL_FINISH = 0.02
-"""How often strong reckons a block that needs pre-filled patches gets finished: measured 0–2 %
-for the `≥ 40` blocks and P43. The two blocks that need only one die given onto a repeated
-colour (P36, P41) were finished far more often (about 94 % of the quilts that held one), so this
-rate undervalues them (docs/bots.md, "How strong got stronger")."""
+PREFILL_FINISH = 0.5
+"""How often strong reckons a block with more patches than dice (the `≥ 40` blocks) gets
+finished. Measured with the revised catalogue, dice given onto them valued by their pips: 24–52 %
+of those it held solo, 64–73 % against normal, 12–18 % against easy (docs/bots.md, "Catalogue
+balance"). A block whose only obstacle is a repeated colour (P36, P41) is reckoned like any hard
+block: one die given removes the obstacle."""
 
 
 class Strong(Player):

@@ -1,5 +1,5 @@
 """What the strong player reckons with beyond the others: what a block will count by the end, and
-that a block needing pre-filled patches is hardly ever finished."""
+how often a block with more patches than dice gets finished once dice are given onto it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from spielcenter.bots import get_bot
-from spielcenter.bots.evaluation import sewable_from_empty
+from spielcenter.bots.evaluation import ease, needs_dice_first, sewable_from_empty
 from spielcenter.bots.strong import Strong
 from spielcenter.games.speedquilt.catalogue import load_catalogue
 from spielcenter.games.speedquilt.model import Deck, PlacedBlock
@@ -24,10 +24,11 @@ from ..speedquilt.engine_helpers import (
 )
 
 CATALOGUE = load_catalogue()
-NEEDS_PREFILLS = "P13"  # seven patches summing to at least 40: five dice never sew it at once
+NEEDS_PREFILLS = "P13"  # eight patches summing to at least 40: five dice never sew it at once
+REPEATED_COLOUR = "P41"  # yellow yellow 6: one die given onto a yellow patch removes the obstacle
 SEWABLE = "P06"  # 5 5 5: one turn may sew it
-PER_FINISHED_LINE = "P44"  # 2 · 2 · 2, 6 points per row or column of three finished blocks
-GREEN = "P15"  # a green block: P13 counts green neighbours, 9 points each
+PER_FINISHED_LINE = "P44"  # 2 · 2 · 2, 5 points per row or column of three finished blocks
+GREEN = "P15"  # a green block, finished: P13 counts it as a finished neighbour
 
 
 def test_a_block_with_more_patches_than_dice_is_not_sewable_from_empty() -> None:
@@ -46,14 +47,45 @@ def _four_fours_and_only(block_id: str) -> tuple[Any, Any]:
     return engine, rolled(state, 0, [4, 4, 4, 4, 1], rolls=3)
 
 
-def test_strong_does_not_buy_a_block_that_needs_pre_filled_patches() -> None:
+def test_a_block_with_a_repeated_colour_does_not_need_dice_first_like_a_sum_block() -> None:
+    assert needs_dice_first(CATALOGUE.block(NEEDS_PREFILLS))
+    assert not needs_dice_first(CATALOGUE.block(REPEATED_COLOUR))
+    assert not sewable_from_empty(CATALOGUE.block(REPEATED_COLOUR))
+
+
+def test_strong_buys_a_sum_forty_block_it_reckons_to_finish_at_the_measured_rate() -> None:
     engine, state = _four_fours_and_only(NEEDS_PREFILLS)
     strong = Strong()
     view = engine.view_for(state, 0)
-    tempting = strong.outlook(engine, view, 0)
-    tempting.prefill_finish = None  # counted like any hard block, it would be worth buying
-    assert tempting.buy_value(NEEDS_PREFILLS)[0] > 0
-    assert not strong.decide(engine, view, 0, {}).startswith(f"buy {NEEDS_PREFILLS}")
+    hopeless = strong.outlook(engine, view, 0)
+    hopeless.prefill_finish = 0.02  # the old reckoning: hardly ever finished, never worth buying
+    assert hopeless.buy_value(NEEDS_PREFILLS)[0] < 0
+    assert strong.outlook(engine, view, 0).buy_value(NEEDS_PREFILLS)[0] > 0
+    assert strong.decide(engine, view, 0, {}).startswith(f"buy {NEEDS_PREFILLS}")
+
+
+def test_strong_reckons_a_block_with_a_repeated_colour_like_any_hard_block() -> None:
+    engine, state = _four_fours_and_only(REPEATED_COLOUR)
+    strong = Strong()
+    view = engine.view_for(state, 0)
+    plain = strong.outlook(engine, view, 0)
+    plain.prefill_finish = None  # no special rate at all
+    assert strong.outlook(engine, view, 0).buy_value(REPEATED_COLOUR) == plain.buy_value(
+        REPEATED_COLOUR
+    )
+
+
+def test_a_six_on_a_sum_forty_block_makes_it_easier_and_a_two_makes_it_harder() -> None:
+    block = CATALOGUE.block(NEEDS_PREFILLS)
+    empty = (None,) * len(block.patches)
+    six, two = (6, *empty[1:]), (2, *empty[1:])
+    assert ease(block, six) > ease(block, empty) > ease(block, two)
+
+
+def test_a_sum_forty_block_with_too_few_pips_left_to_reach_forty_is_hopeless() -> None:
+    block = CATALOGUE.block(NEEDS_PREFILLS)
+    low = (1, 1, 1, None, None, None, None, None)  # 3 + at most 30 < 40
+    assert ease(block, low) == 0.0
 
 
 def test_strong_buys_a_block_for_what_its_line_will_count_by_the_end() -> None:
