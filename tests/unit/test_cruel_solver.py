@@ -23,6 +23,7 @@ from spielcenter.solvers.cruel import (
     _frozen_prefix,
     _prefix_frozen,
     _Search,
+    _start_never_clears,
     decode_card,
     encode_card,
     solve,
@@ -368,6 +369,74 @@ def test_a_start_frozen_whatever_chains_come_in_loses_the_deal_at_once(deal: int
     verdict = solve(deal, "classic")
     assert verdict.result == "lost"
     assert verdict.nodes <= 1
+
+
+# -- the start of the packet as a game of its own (classic) ----------------------------------------
+
+
+def piles_of(state: CruelState) -> tuple[bytes, ...]:
+    return tuple(bytes(encode_card(card) for card in pile) for pile in state.piles)
+
+
+@pytest.mark.parametrize("variant", ["classic", "stuck"])
+def test_a_start_of_the_packet_that_can_never_clear_loses_the_game(variant: str) -> None:
+    # The test follows only the first cards of the packet and lets the rest of the layout do
+    # anything; when even then the start can never clear, no line wins. Every "lost" it gives
+    # must be the brute force's, and some must be positions that the frozen start (which allows
+    # no card of the start to move) does not decide. In classic the solver runs the test once
+    # its first trial is cut short (as it is under a budget of 400), and must still agree with
+    # the brute force both ways.
+    rng = random.Random(f"cruel-solver-start-clears/{variant}")
+    never_clears = not_frozen = decided = 0
+    for number in range(600):
+        if number % 2:
+            state = random_small_position(rng, variant, most=12)
+        else:
+            state = random_dealt_position(rng, variant)
+        winnable = brute_force_winnable(state)
+        if _start_never_clears(piles_of(state), state.foundations):
+            never_clears += 1
+            assert not winnable, state
+            not_frozen += number % 2 == 0 and not _frozen_prefix(packet_of(state), runs=False)
+        if variant == "classic":
+            verdict = solve(state, node_budget=400)
+            if verdict.result != "unknown":
+                decided += 1
+                assert (verdict.result == "won") == winnable, state
+                if verdict.result == "won":
+                    assert replays_to_won(state, verdict.moves)
+    assert never_clears >= 200 and not_frozen >= 10, (never_clears, not_frozen)
+    assert variant != "classic" or decided >= 500, decided
+
+
+def test_a_start_that_can_move_but_freezes_again_is_lost():
+    # Q♠ lies on top and goes up, so the start is not frozen. But then either Q♥ goes onto K♥
+    # (10♥ and K♠ follow it up, and J♥ stays under K♥ Q♥ for good), or a redeal lays J♥ onto
+    # Q♥ in pile 1 (J♥ waits for 10♥, beneath it; K♥ in pile 2 waits for J♥): lost either way.
+    state = position(
+        "classic",
+        [["KS", "TH", "QH", "QS"], ["JH", "KH"]],
+        {"S": "J", "H": "9", "D": "K", "C": "K"},
+        moved=False,
+    )
+    assert not _frozen_prefix(packet_of(state), runs=False)
+    assert _start_never_clears(piles_of(state), state.foundations)
+    assert not brute_force_winnable(state)
+
+
+@pytest.mark.parametrize("deal", [618, 1901])
+def test_deals_whose_start_of_the_packet_can_never_clear_are_lost(deal: int) -> None:
+    # 618: K♦ J♠ 3♠ K♥ | K♣ K♠ J♥ Q♠: Q♥ may come onto K♥ and J♥ go up, but K♥ then waits for
+    # Q♥, under K♠, which waits for 3♠, under K♥. Both stayed undecided at 2 000 000 positions
+    # before; the frozen start alone does not decide them.
+    assert not _frozen_prefix(packet_of(deal_position_state(deal)), runs=False)
+    verdict = solve(deal, "classic")
+    assert verdict.result == "lost"
+    assert verdict.nodes <= 20_000
+
+
+def deal_position_state(deal: int) -> CruelState:
+    return get_game("cruel", "classic").start(deal)
 
 
 # -- best-first trials (classic) ---------------------------------------------------------------

@@ -29,6 +29,9 @@ What makes it exact and fast (each reduction is proven sound in ``docs/winrates.
   top among them unable to move or to take a card) does too. With single cards the start may
   take cards (chains ``Y−1, Y−2, …`` built onto a top ``Y``): it is frozen when every card of it
   that lies on top for some length of the chains cannot move (:func:`_prefix_frozen_with_chains`).
+  In classic, when the first trial cannot decide a position, the start of the packet is also
+  played as a game of its own against a rest of the layout that may do anything the rules could
+  ever allow (:func:`_start_never_clears`): if even then the start can never clear, it is lost.
 * **Move orders.** Short trials in three move orders (foundation moves first; the redeal first;
   reversed), then one long search in the first order. In classic, four short best-first trials
   come in between (:meth:`_Search.best_first`: the open position that looks closest to a win is
@@ -374,6 +377,114 @@ def _prefix_frozen(packet: bytes, m: int, runs: bool) -> bool:
         if index != last and card - 1 not in prefix:
             return False
     return True
+
+
+_START_LIMIT = 30_000
+"""Abstract positions that :func:`_start_never_clears` may visit, over all its starts together
+(about 0.3 s): the ten deals of 1..10 000 it decides need 400 to 11 000."""
+
+
+def _start_never_clears(piles: Piles, fnd: Foundations, longest: int = 16) -> bool:
+    """Whether the start of the packet (its first ``m`` cards, ``m ≤ longest``) can provably never
+    leave the layout, whatever the rest of the layout does: then the position is lost.
+
+    For each ``m`` in turn, :func:`_start_can_clear` searches every way the start can develop
+    while the rest of the layout is imagined to do anything the rules could ever allow it. A
+    start that can clear passes on to the next ``m``; the first that never clears proves the
+    loss; when the shared limit is spent the answer is ``False`` (not proven).
+    """
+    total = sum(map(len, piles))
+    budget = [_START_LIMIT]
+    for m in range(1, min(longest, total) + 1):
+        clears = _start_can_clear(_start_of(piles, m), fnd, budget)
+        if clears is None:
+            return False
+        if not clears:
+            return True
+    return False
+
+
+def _start_of(piles: Piles, m: int) -> Piles:
+    """The first ``m`` cards of the packet, split as the layout splits them (gaps dropped)."""
+    start: list[bytes] = []
+    for pile in piles:
+        if m <= 0:
+            break
+        if pile:
+            start.append(pile[:m])
+            m -= len(pile)
+    return tuple(start)
+
+
+def _start_can_clear(start: Piles, fnd: Foundations, budget: list[int]) -> bool | None:
+    """Whether the cards of ``start`` (the first cards of the packet, in the layout's piles) can
+    all leave it in the abstraction of :func:`_start_moves`; ``None`` once ``budget[0]`` abstract
+    positions are spent. ``False`` is a proof that the real position is lost.
+
+    The abstraction follows only the start of the packet and lets the rest of the layout do
+    anything: each real line maps onto an abstract line (docs/winrates.md, *The start of the
+    packet as a game of its own*), and a won line clears the start, so if no abstract line
+    clears it, no real line wins.
+    """
+    seen = {bytes(fnd) + _key(start)}
+    todo = [(start, fnd)]
+    while todo:
+        here, here_fnd = todo.pop()
+        for child, child_fnd in _start_moves(here, here_fnd):
+            if not child:
+                return True
+            key = bytes(child_fnd) + _key(child)
+            if key in seen:
+                continue
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+            seen.add(key)
+            todo.append((child, child_fnd))
+    return False
+
+
+def _start_moves(start: Piles, fnd: Foundations) -> list[tuple[Piles, Foundations]]:
+    """Every abstract successor of the start of the packet (its piles, ``fnd`` a lower bound of
+    the foundations). Each pile's last card counts as a top (in the last pile the real top may
+    be a card of the rest, which may leave at any time). A top ``Z`` may go up when no lower
+    card of its suit is in the start (the lower ones elsewhere may all be up); it may be built
+    onto ``Z+1`` when that is a top of the start, or leave the start for ``Z+1`` elsewhere when
+    ``Z+1`` is not in it; ``Z−1`` may come in from elsewhere when it is not in the start and not
+    up; and the start may be dealt again in fours (it stays the start of the packet).
+    """
+    cards = b"".join(start)
+    tops = {pile[-1]: index for index, pile in enumerate(start)}
+    found: list[tuple[Piles, Foundations]] = []
+    for index, pile in enumerate(start):
+        card = pile[-1]
+        suit = card >> 4
+        rest = list(start)
+        rest[index] = pile[:-1]
+        if not _blocked_by(cards, card):
+            ranks = list(fnd)
+            ranks[suit] = card & _RANK
+            found.append((_nonempty(rest), (ranks[0], ranks[1], ranks[2], ranks[3])))
+        if (card & _RANK) != KING:
+            target = tops.get(card + 1)
+            if target is not None:
+                rest[target] = start[target] + pile[-1:]
+                found.append((_nonempty(rest), fnd))
+            elif card + 1 not in cards:
+                found.append((_nonempty(rest), fnd))
+        below = card - 1
+        if (below & _RANK) > max(fnd[suit], 1) and below not in cards:
+            grown = list(start)
+            grown[index] = pile + bytes((below,))
+            found.append((tuple(grown), fnd))
+    found.append(
+        (tuple(cards[at : at + _PILE_SIZE] for at in range(0, len(cards), _PILE_SIZE)), fnd)
+    )
+    return found
+
+
+def _nonempty(piles: list[bytes]) -> Piles:
+    return tuple(pile for pile in piles if pile)
 
 
 def _any_build(piles: Piles, runs: bool) -> Move | None:
@@ -772,6 +883,15 @@ def solve(
             # A best-first search leaves no positions searched to the end, only open ones.
             if state.variant != "stuck" and not best_first:
                 proven = search.finished()
+            # A position the first trial cannot decide may have a start of the packet that can
+            # never clear (tested here, not at the deal: most deals need no test at all).
+            first = order == _UPS_FIRST and not final
+            if (
+                first
+                and state.variant == "classic"
+                and _start_never_clears(piles, state.foundations)
+            ):
+                return Verdict("lost", [], nodes)
             continue
         nodes += search.nodes
         if line is None:
