@@ -22,6 +22,7 @@ import pytest
 
 from spielcenter.games import IllegalMoveError, MoveSyntaxError, Status, get_game
 from spielcenter.games.base import Game
+from spielcenter.server.websocket import MOVE_TEXT_MAX
 
 SECRET = b"conformance-secret"
 ENGINES = [
@@ -112,3 +113,29 @@ def test_text_that_is_no_move_is_a_syntax_error(
     for text in ["", "rol", "sew", "buy P01 at x,y", "keep orange", "give red to", "choose"]:
         with pytest.raises(MoveSyntaxError):
             game.play(state, text, 0)
+
+
+@pytest.mark.parametrize(("variant", "options", "deal"), ENGINES)
+def test_every_move_the_engine_offers_fits_in_a_socket_message(
+    variant: str, options: dict[str, Any], deal: int
+) -> None:
+    """docs/protocol.md: a move travels as text of at most MOVE_TEXT_MAX characters, so every
+    legal move of every seat, at every step of a random game, must fit (five-dice sewings of
+    the eight-patch blocks and four-dice purchases are the longest)."""
+    game = engine_of(variant, options)
+    rng = random.Random(deal)
+    state = game.start(deal)
+    longest = ""
+    for _ in range(MOVE_LIMIT):
+        offered = [
+            (seat, game.format_move(move))
+            for seat in sorted(game.to_act(state))
+            for move in game.legal_moves(state, seat)
+        ]
+        if not offered:
+            break
+        longest = max([longest, *(text for _, text in offered)], key=len)
+        seat, text = rng.choice(offered)
+        state = game.play(state, text, seat)
+    assert len(longest) <= MOVE_TEXT_MAX, longest
+    assert len(longest) > 32  # the old limit of the game protocol, too short for these moves

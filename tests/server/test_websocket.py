@@ -12,6 +12,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from spielcenter.games.base import Status
+from spielcenter.server.websocket import MOVE_TEXT_MAX
 from spielcenter.services.games import RECENT_EVENTS
 from spielcenter.settings import Settings
 
@@ -206,6 +207,23 @@ def test_a_move_that_cannot_be_read_is_a_bad_move(client: TestClient) -> None:
         error = send(ws, type="move", game_id=game["id"], move="zz")
         still_open(ws)
     assert error["code"] == "bad_move" and "zz" in error["message"]
+
+
+def test_a_move_as_long_as_a_five_dice_sewing_is_read_and_a_longer_one_is_not(
+    client: TestClient,
+) -> None:
+    """docs/protocol.md: a move's text may have up to MOVE_TEXT_MAX characters (Speedquilt's
+    sewings of five dice are 46), and the message is read, so the engine decides on it."""
+    game = new_game(client, deal=DEAL)
+    sewing = "sew P13 purple:8 yellow:7 green:6 blue:5 red:4"
+    with client.websocket_connect("/ws") as ws:
+        opened(ws, game["id"])
+        read = send(ws, type="move", game_id=game["id"], move=sewing)
+        too_long = send(ws, type="move", game_id=game["id"], move="x" * (MOVE_TEXT_MAX + 1))
+        state = opened(ws, game["id"])
+    assert read["code"] == "bad_move"  # no Cruel move, but read: the engine said so
+    assert too_long["code"] == "bad_message"
+    assert state["seq"] == 0
 
 
 def test_nothing_to_undo_and_nothing_to_redo(client: TestClient) -> None:

@@ -55,7 +55,7 @@ from spielcenter.services.tables import (
 from spielcenter.store.models import SeatClock
 
 from .logging import log
-from .websocket import MAX_MESSAGE_BYTES, BadMessage, Hub, Watcher
+from .websocket import MAX_MESSAGE_BYTES, MOVE_TEXT_MAX, BadMessage, Hub, Watcher
 
 __all__ = [
     "TEMPO_SECONDS",
@@ -935,7 +935,7 @@ class TableMoveMessage(_TableMessage):
     """A decision of the sender's own seat."""
 
     type: Literal["table.move"]
-    move: str = Field(min_length=1, max_length=80)
+    move: str = Field(min_length=1, max_length=MOVE_TEXT_MAX)
     seq: int | None = Field(default=None, ge=0)
 
 

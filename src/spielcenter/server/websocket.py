@@ -46,6 +46,12 @@ class _Message(BaseModel):
     id: str | int | None = Field(default=None)
 
 
+MOVE_TEXT_MAX = 80
+"""The longest move text a message may carry: every move any engine offers fits (a Speedquilt
+sewing of five dice, `sew P13 purple:8 yellow:7 green:6 blue:5 red:4`, is 46 characters;
+tests/conformance/test_speedquilt_conformance.py checks every legal move of random games)."""
+
+
 class _GameMessage(_Message):
     game_id: str = Field(min_length=1, max_length=64)
 
@@ -61,7 +67,7 @@ class MoveMessage(_GameMessage):
     """Play a move in the game's notation."""
 
     type: Literal["move"]
-    move: str = Field(min_length=1, max_length=32)
+    move: str = Field(min_length=1, max_length=MOVE_TEXT_MAX)
     seq: int | None = Field(default=None, ge=0)
 
 
