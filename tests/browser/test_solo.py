@@ -363,3 +363,21 @@ def test_the_history_the_solo_screen_writes_is_the_history_a_table_tells(
     written = page.evaluate(LINES_OF, played)
     for entry, lines in zip(played, written, strict=True):
         assert lines == entry["lines"], entry["move"]
+
+
+def test_a_stage_she_has_left_draws_nothing_over_the_page_she_went_to(
+    open_page: PageFactory,
+) -> None:
+    """Going elsewhere stops the stage's screen: what it still loads (its history, the campaign
+    facts) arrives later on a busy machine and must not draw the stage over the new page."""
+    page = open_page()
+    start_solo(page, ".solo-play-stage")
+    page.goto("/#/progress/games")
+    games = page.locator(".game-row")
+    expect(games.first).to_be_visible()
+    # The stage's late answers, as they would arrive now (the screen is still reachable).
+    page.evaluate("() => window.spielcenterScreen.loadFacts()")
+    page.evaluate("() => window.spielcenterScreen.loadHistory(0)")
+    page.evaluate("() => window.spielcenterScreen.render()")
+    expect(page.locator(".sq-screen")).to_have_count(0)
+    expect(games.first).to_be_visible()

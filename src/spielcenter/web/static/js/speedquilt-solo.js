@@ -159,6 +159,7 @@ export class SoloScreen extends TableScreen {
   }
 
   render() {
+    if (this.stopped) return; // (see TableScreen.render: the root is another page's now)
     super.render();
     // Alone at the table: no neighbours and no chat; on a phone the history needs no tab.
     for (const part of this.root.querySelectorAll(".sq-neighbours, .sq-chat, .sq-tabs"))

@@ -60,6 +60,7 @@ export class TableScreen {
    * @param app {me, settings, saveSettings(partial), languageSelect(), newTable(options)}
    */
   constructor(root, tableId, app) {
+    this.stopped = false;
     this.root = root;
     this.tableId = tableId;
     this.app = app;
@@ -98,6 +99,7 @@ export class TableScreen {
     this.root.className = "screen sq-screen";
     this.root.replaceChildren(el("p", "loading", "Speedquilt …"));
     await loadCatalogue();
+    if (this.stopped) return; // she went elsewhere while the catalogue loaded
     this.applySettings();
     this.holdRenderWhilePressed();
     this.stopClocks = startClockTicker(this.root);
@@ -132,6 +134,7 @@ export class TableScreen {
   }
 
   stop() {
+    this.stopped = true;
     for (const key of ["seq", "mine", "phase", "status", "turn", "you", "legal", "tab"])
       delete this.root.dataset[key];
     this.root.classList.remove("theme-lamp", "theme-linen");
@@ -362,7 +365,10 @@ export class TableScreen {
 
   render() {
     const view = this.view;
-    if (!view) return;
+    // A stopped screen draws nothing: an answer that arrives after she went elsewhere (the
+    // solo screen's history and campaign facts load late on a busy machine) would otherwise
+    // draw this screen over the page she went to.
+    if (!view || this.stopped) return;
     if (this.pressedAt !== null && Date.now() - this.pressedAt < HOLD_MS) {
       this.heldRender ??= setTimeout(() => {
         this.pressedAt = null;
