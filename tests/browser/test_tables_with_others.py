@@ -2,7 +2,8 @@
 lobby, an invitation link, seats, clocks with their grace, giving at once, leaving and coming
 back, a reconnect, chat, and the taler stake paid out.
 
-Two browser contexts are two people (two guest accounts); a third seat is an easy computer. The
+Two browser contexts are two people (two guest accounts); a third seat is a normal computer (it
+rerolls whenever it may, so both people get giving windows at once; easy rerolls seldom). The
 server runs with ``SPIELCENTER_CLOCK_SCALE`` so its clocks are short: a think time of 2 min lasts
 60 s here, a giving clock of 30 s lasts 15 s, and the grace 5 s. (Longer would slow the test; much
 shorter and a clock could run out by itself while a busy machine serves the other page.)
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .speedquilt_ui import STEP_TIMEOUT_MS, choose_start_row, mine, wait_for_mine
 from .tables_ui import (
@@ -43,6 +45,8 @@ CLOCK_SCALE = 0.5
 GIVING_MS = 30_000
 """Long enough for the scaled giving clock (15 s) or its grace (5 s) to run out."""
 STAKE = 100
+WINDOW_MOMENT_MS = 1500
+"""How long the second page may take to show a giving window the first already shows."""
 MAX_ROUNDS_OF_STEPS = 3000
 """Far more passes over both pages than a whole game needs."""
 
@@ -64,6 +68,21 @@ def both_choose_while_the_other_waits(anna: Page, bea: Page) -> None:
     for page in (anna, bea):
         wait_for_mine(page, before[page])
         expect(page.locator(".sq-giving")).to_have_count(0)
+
+
+def both_windows_open(anna: Page, bea: Page) -> bool:
+    """Whether both have a giving window open. A computer's reroll opens both at once, but each
+    page hears of it a moment apart: when one is open, give the other a moment before a step
+    answers the first (else a game could end without the two ever being seen open together)."""
+    opened = [page for page in (anna, bea) if page.locator(".sq-giving").count()]
+    if len(opened) != 1:
+        return len(opened) == 2
+    other = bea if opened[0] is anna else anna
+    try:
+        other.wait_for_selector(".sq-giving", timeout=WINDOW_MOMENT_MS)
+    except PlaywrightTimeoutError:
+        return False  # her own reroll: only the other has a window
+    return bool(opened[0].locator(".sq-giving").count())
 
 
 def anna_rerolls_and_beas_giving_clock_runs_out(anna: Page, bea: Page, shots: Path) -> None:
@@ -126,7 +145,7 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
     open_lobby(bea)
     open_lobby(anna)
     expect(anna.locator(".lobby-create")).to_contain_text("1.000 Taler")
-    link = create_table(anna, ["person", "easy"], think="120", giving="30", stake=STAKE)
+    link = create_table(anna, ["person", "normal"], think="120", giving="30", stake=STAKE)
     # Bea's list of open tables refreshes by itself and shows Anna's table.
     expect(bea.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')).to_be_visible()
     bea.screenshot(path=str(screenshots / "tables-lobby.png"))
@@ -157,7 +176,7 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
     for _ in range(MAX_ROUNDS_OF_STEPS):
         if anna.locator(".sq-end").count() and bea.locator(".sq-end").count():
             break
-        if "at once" not in done and all(p.locator(".sq-giving").count() for p in (anna, bea)):
+        if "at once" not in done and both_windows_open(anna, bea):
             both_choose_while_the_other_waits(anna, bea)
             done.add("at once")
         elif "runs out" not in done and can_roll(anna):
