@@ -8,6 +8,7 @@ each variant, so that every shortcut of the solver is checked against the rules 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 
 import pytest
@@ -259,6 +260,27 @@ def test_a_spent_node_budget_gives_unknown():
 def test_a_spent_time_budget_gives_unknown():
     verdict = solve(1, "classic", time_budget=0.0)
     assert verdict.result == "unknown"
+
+
+@pytest.mark.parametrize("budget", [0.2, 0.5])
+def test_the_solver_answers_within_its_time_limit(budget: float) -> None:
+    # Deal 3254 stays undecided at 10 s, and its first trial is cut short, so every step runs:
+    # the trials, the start-of-the-packet test (which spends its whole limit, about 0.3 s, on
+    # this deal) and the final search. The answer must come within the budget; the tolerance
+    # only covers a busy machine's scheduling.
+    started = time.perf_counter()
+    verdict = solve(3254, "classic", time_budget=budget)
+    took = time.perf_counter() - started
+    assert verdict.result == "unknown"
+    assert took <= budget + 0.25, took
+
+
+def test_the_start_of_the_packet_test_proves_nothing_once_the_time_is_up() -> None:
+    # Deal 618's start can never clear; once the time is up the test gives up (not proven)
+    # rather than finish its search past the time limit.
+    state = deal_position_state(618)
+    assert _start_never_clears(piles_of(state), state.foundations, expired=lambda: False)
+    assert not _start_never_clears(piles_of(state), state.foundations, expired=lambda: True)
 
 
 def test_a_state_of_another_variant_is_refused():

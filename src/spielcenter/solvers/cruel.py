@@ -384,19 +384,27 @@ _START_LIMIT = 30_000
 (about 0.3 s): the ten deals of 1..10 000 it decides need 400 to 11 000."""
 
 
-def _start_never_clears(piles: Piles, fnd: Foundations, longest: int = 16) -> bool:
+def _start_never_clears(
+    piles: Piles,
+    fnd: Foundations,
+    longest: int = 16,
+    expired: Callable[[], bool] | None = None,
+) -> bool:
     """Whether the start of the packet (its first ``m`` cards, ``m ≤ longest``) can provably never
     leave the layout, whatever the rest of the layout does: then the position is lost.
 
     For each ``m`` in turn, :func:`_start_can_clear` searches every way the start can develop
     while the rest of the layout is imagined to do anything the rules could ever allow it. A
     start that can clear passes on to the next ``m``; the first that never clears proves the
-    loss; when the shared limit is spent the answer is ``False`` (not proven).
+    loss; when the shared limit is spent, or ``expired()`` (asked before each ``m`` and every
+    256 abstract positions) says the time is up, the answer is ``False`` (not proven).
     """
     total = sum(map(len, piles))
     budget = [_START_LIMIT]
     for m in range(1, min(longest, total) + 1):
-        clears = _start_can_clear(_start_of(piles, m), fnd, budget)
+        if expired is not None and expired():
+            return False
+        clears = _start_can_clear(_start_of(piles, m), fnd, budget, expired)
         if clears is None:
             return False
         if not clears:
@@ -416,10 +424,16 @@ def _start_of(piles: Piles, m: int) -> Piles:
     return tuple(start)
 
 
-def _start_can_clear(start: Piles, fnd: Foundations, budget: list[int]) -> bool | None:
+def _start_can_clear(
+    start: Piles,
+    fnd: Foundations,
+    budget: list[int],
+    expired: Callable[[], bool] | None = None,
+) -> bool | None:
     """Whether the cards of ``start`` (the first cards of the packet, in the layout's piles) can
     all leave it in the abstraction of :func:`_start_moves`; ``None`` once ``budget[0]`` abstract
-    positions are spent. ``False`` is a proof that the real position is lost.
+    positions are spent or ``expired()`` (asked every 256) says the time is up. ``False`` is a
+    proof that the real position is lost.
 
     The abstraction follows only the start of the packet and lets the rest of the layout do
     anything: each real line maps onto an abstract line (docs/winrates.md, *The start of the
@@ -436,7 +450,7 @@ def _start_can_clear(start: Piles, fnd: Foundations, budget: list[int]) -> bool 
             key = bytes(child_fnd) + _key(child)
             if key in seen:
                 continue
-            if budget[0] <= 0:
+            if budget[0] <= 0 or (expired is not None and budget[0] & 255 == 0 and expired()):
                 return None
             budget[0] -= 1
             seen.add(key)
@@ -549,8 +563,12 @@ class _Search:
     stack: list[_Frame] = field(default_factory=list)
 
     def finished(self) -> set[bytes]:
-        """After an interrupted run: the positions searched to the end (all but the path)."""
-        return self.seen - {frame.key for frame in self.stack}
+        """After an interrupted run: the positions searched to the end (all but the path).
+
+        Made from ``seen`` in place: the path is short, while copying ``seen`` (up to a million
+        positions) would take a noticeable part of a time budget."""
+        self.seen.difference_update(frame.key for frame in self.stack)
+        return self.seen
 
     def _force(
         self, piles: Piles, fnd: Foundations, left: int, path: list[str]
@@ -592,9 +610,10 @@ class _Search:
         if self.nodes >= self.budget:
             raise _OutOfBudget
         self.nodes += 1
-        # The clock is read at the first position and every 1 024 after, so that a search whose
-        # time is already up stops at once (a best-first trial may win within 1 024 positions).
-        if self.clock is not None and self.nodes & 1023 == 1 and self.clock() > self.deadline:
+        # The clock is read at the first position and every 128 after (a few milliseconds of
+        # search; a reading costs well under 0.1 %), so that a search whose time is up stops at
+        # once and one that runs out stops within a few milliseconds of its deadline.
+        if self.clock is not None and self.nodes & 127 == 1 and self.clock() >= self.deadline:
             raise _OutOfBudget
 
     def _play_out(
@@ -701,15 +720,24 @@ class _Search:
             return None
         return _Frame(piles, fnd, left, moves, len(path), key)
 
-    def run(self, piles: Piles, fnd: Foundations, left: int, fresh: bool) -> list[str] | None:
-        """A winning line from the position, or ``None`` when there is none."""
+    def _enter(
+        self, piles: Piles, fnd: Foundations, left: int, fresh: bool
+    ) -> tuple[list[str], _Frame] | list[str] | None:
+        """Enter the start position: its winning line if its forced moves win it, ``None`` if
+        there is nothing to search, else the line so far (its forced moves) and its frame."""
         path: list[str] = []
         entered = self._visit(piles, fnd, left, fresh, path, _ALL)
         if entered is True:
             return path
-        if not isinstance(entered, _Frame):
-            return None
-        stack = self.stack = [entered]
+        return (path, entered) if isinstance(entered, _Frame) else None
+
+    def run(self, piles: Piles, fnd: Foundations, left: int, fresh: bool) -> list[str] | None:
+        """A winning line from the position, or ``None`` when there is none."""
+        start = self._enter(piles, fnd, left, fresh)
+        if not isinstance(start, tuple):
+            return start
+        path, root = start
+        stack = self.stack = [root]
         while stack:
             frame = stack[-1]
             del path[frame.base :]
@@ -732,16 +760,14 @@ class _Search:
         """Like :meth:`run`, but the open position that looks closest to a win (by
         :func:`_closeness`) is expanded next. It searches the same positions with the same
         rules, so it finds a win exactly when there is one; ``None`` means there is none."""
-        path: list[str] = []
-        entered = self._visit(piles, fnd, left, fresh, path, _ALL)
-        if entered is True:
-            return path
-        if not isinstance(entered, _Frame):
-            return None
+        start = self._enter(piles, fnd, left, fresh)
+        if not isinstance(start, tuple):
+            return start
+        path, root = start
         # Each open position remembers its parent's number and the moves that led from it.
         links: list[tuple[int, list[str]]] = [(-1, path)]
         sign = -1 if self.order == _FEWEST_CARDS_NEWEST else 1
-        heap = [(_closeness(entered.piles, self.order), 0, entered)]
+        heap = [(_closeness(root.piles, self.order), 0, root)]
         while heap:
             _, tag, frame = heapq.heappop(heap)
             parent = tag * sign
@@ -840,14 +866,16 @@ def solve(
 
     Both budgets are shared by the trials and the final search (see :data:`_TRIALS` and
     :data:`_CLASSIC_TRIALS`);
-    ``nodes`` in the verdict counts the positions of all of them.
+    ``nodes`` in the verdict counts the positions of all of them. With a time budget the call
+    returns within it: the searches stop a small margin before its end (:data:`_TIME_MARGIN`),
+    and every step between them checks the time.
     """
+    clock = _Clock(time_budget) if time_budget is not None else None
     state = _start_state(position, variant)
     game = make(state.variant)
     piles = tuple(bytes(encode_card(card) for card in pile) for pile in state.piles)
     left = game.redeals_left(state)
     root = (piles, state.foundations, _UNLIMITED if left is None else left, not state.moved)
-    started = time.monotonic() if time_budget is not None else 0.0
     # A few short trials in different move orders (in classic also best-first ones) find most
     # hard wins; then one long search in the first order. Any search that runs to its end
     # decides: the pruning rules are properties of the positions, not of the order.
@@ -861,35 +889,40 @@ def solve(
     proven: set[bytes] = set()
     nodes = 0
     for order, share in schedule:
+        if clock is not None and clock.expired():
+            break  # the work between the trials counts against the time too
         final = share < 0
+        best_first = order in _BEST_FIRST
         search = _Search(
-            seen=set(proven),
+            # A depth-first search extends the proven positions in place (copying a million
+            # of them takes time); a best-first one adds open positions, so it gets a copy.
+            seen=set() if state.variant == "stuck" else set(proven) if best_first else proven,
             runs=game.moves_runs,
             stuck=state.variant == "stuck",
             budget=budget - nodes if final else share,
             coarse_prune=state.variant == "classic",
             order=order,
         )
-        if time_budget is not None:
+        if clock is not None:
             search.clock = time.monotonic
-            search.deadline = (
-                started + time_budget if final else time.monotonic() + time_budget * share / budget
-            )
-        best_first = order in _BEST_FIRST
+            search.deadline = clock.deadline if final else clock.share(share / budget)
         try:
             line = search.best_first(*root) if best_first else search.run(*root)
         except _OutOfBudget:
             nodes += search.nodes
+            if final:
+                break
             # A best-first search leaves no positions searched to the end, only open ones.
             if state.variant != "stuck" and not best_first:
                 proven = search.finished()
             # A position the first trial cannot decide may have a start of the packet that can
             # never clear (tested here, not at the deal: most deals need no test at all).
-            first = order == _UPS_FIRST and not final
             if (
-                first
+                order == _UPS_FIRST
                 and state.variant == "classic"
-                and _start_never_clears(piles, state.foundations)
+                and _start_never_clears(
+                    piles, state.foundations, expired=clock.expired if clock else None
+                )
             ):
                 return Verdict("lost", [], nodes)
             continue
@@ -898,6 +931,29 @@ def solve(
             return Verdict("lost", [], nodes)
         return Verdict("won", line, nodes)
     return Verdict("unknown", [], nodes)
+
+
+_TIME_MARGIN = 0.02
+"""The share of a time budget kept back from the search for what follows its end: letting go of
+the positions it searched (up to a million, freed when :func:`solve` returns) takes about 0.5 %
+of the time it took to search them, on a busy machine as on an idle one."""
+
+
+class _Clock:
+    """The time budget of one :func:`solve`: a deadline a margin inside it, and trial shares."""
+
+    def __init__(self, time_budget: float) -> None:
+        self.budget = max(time_budget, 0.0)
+        self.deadline = time.monotonic() + self.budget * (1 - _TIME_MARGIN)
+
+    def expired(self) -> bool:
+        """Whether the deadline has passed."""
+        return time.monotonic() >= self.deadline
+
+    def share(self, part: float) -> float:
+        """The deadline of a trial that may take ``part`` of the budget from now on (never
+        later than the deadline of the whole)."""
+        return min(self.deadline, time.monotonic() + self.budget * part)
 
 
 def _start_state(position: int | CruelState, variant: str | None) -> CruelState:
