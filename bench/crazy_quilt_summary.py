@@ -1,11 +1,14 @@
 """Summarise the per-deal records of ``bench/crazy_quilt_winrate.py --jsonl`` as table rows.
 
-    uv run python bench/crazy_quilt_summary.py classic=/tmp/cq/classic.jsonl ...
+    uv run python bench/crazy_quilt_summary.py [--figure docs/winrates-crazy-quilt.png] \\
+        classic=/tmp/cq/classic.jsonl ...
 
 Each argument is ``VARIANT=FILE``; a deal recorded twice counts once (its first record), so a
 measurement resumed with ``--first`` may append to the same file. It prints, per variant, the
 thoughtful solver's won / lost / unknown and the honest player's wins with 95 % Wilson
 intervals, and the seconds per deal (median, p99, max) of both, as Markdown table rows.
+``--figure PATH`` also draws the rates: for each variant the honest player's wins and the
+thoughtful solver's range (won as the lower bound, won + unknown as the upper), with intervals.
 """
 
 from __future__ import annotations
@@ -39,8 +42,62 @@ def read(path: Path) -> list[dict[str, Any]]:
     return [records[deal] for deal in sorted(records)]
 
 
+Rates = dict[str, tuple[int, int, int, int]]
+"""Per variant: deals, thoughtful won, thoughtful won or unknown, honest won."""
+
+
+def draw(rates: Rates, path: Path) -> None:
+    """Bars of the rates in ``rates`` with their 95 % Wilson intervals, saved to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 2.2 + 0.9 * len(rates)))
+    for row, (total, won, upper, honest) in enumerate(reversed(rates.values())):
+        for offset, hits, colour, label in (
+            (0.2, honest, "#d08c2f", "honest player wins"),
+            (-0.2, won, "#2f6fb0", "thoughtful solver: proven wins (lower bound)"),
+        ):
+            low, high = wilson_interval(hits, total)
+            share = hits / total
+            axes.barh(row + offset, 100 * share, height=0.35, color=colour, label=label)
+            axes.errorbar(
+                100 * share,
+                row + offset,
+                xerr=[[100 * (share - low)], [100 * (high - share)]],
+                color="black",
+                capsize=3,
+            )
+        axes.barh(
+            row - 0.2,
+            100 * (upper - won) / total,
+            left=100 * won / total,
+            height=0.35,
+            color="none",
+            edgecolor="#2f6fb0",
+            hatch="//",
+            label="not decided (the rate lies below won + unknown)",
+        )
+    axes.set_yticks(range(len(rates)), list(reversed(rates)))
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("% of deals")
+    handles, labels = axes.get_legend_handles_labels()
+    unique = dict(zip(labels, handles, strict=True))
+    axes.legend(
+        unique.values(), unique.keys(), loc="upper center", bbox_to_anchor=(0.5, -0.18), fontsize=8
+    )
+    axes.set_title("Crazy Quilt: how many deals can be won (1 000 deals per variant)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
 def main(argv: list[str]) -> int:
     """Print the rows; exit status 2 for a malformed argument."""
+    figure = None
+    if argv[:1] == ["--figure"] and len(argv) > 1:
+        figure, argv = Path(argv[1]), argv[2:]
+    rates: Rates = {}
     print("| variant | deals | thoughtful won | lost | unknown | honest won |")
     print("| --- | --- | --- | --- | --- | --- |")
     timings = []
@@ -56,6 +113,7 @@ def main(argv: list[str]) -> int:
             for result in ("won", "lost", "unknown")
         }
         honest = sum(r["honest"] == "won" for r in records)
+        rates[variant] = (total, counts["won"], counts["won"] + counts["unknown"], honest)
         span = f"{records[0]['deal']}–{records[-1]['deal']}" if records else "none"
         print(
             f"| {variant} | {span} ({total}) | {cell(counts['won'], total)} | "
@@ -75,6 +133,8 @@ def main(argv: list[str]) -> int:
     )
     print("| --- | --- | --- | --- |")
     print("\n".join(timings))
+    if figure is not None:
+        draw(rates, figure)
     return 0
 
 

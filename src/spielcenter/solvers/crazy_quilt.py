@@ -26,9 +26,14 @@ What keeps it exact and fast (each reduction is sound; the reasoning is in
   every remaining copy of a rank it needs first is stuck for good (:func:`buried`), and a relaxed
   game in which every quilt card is free must be able to found every card
   (:func:`relaxed_possible`).
+* **Across the last redeal.** With one redeal left, the same relaxed game with the redeal still
+  to come must be able to clear (:meth:`_Search._possible_across_redeal`); its answers and the
+  relaxed positions it proves dead are shared within a deal.
 * **Move order.** Foundation moves, then building on the waste, then turning (fewest cards first),
   the redeal last. Before searching, :func:`solve` lets the honest player
-  (:mod:`spielcenter.solvers.crazy_quilt_honest`) try: any winning line proves ``won``.
+  (:mod:`spielcenter.solvers.crazy_quilt_honest`) try: any winning line proves ``won``. Then a
+  plain search gets a quarter of the budget, and the search with the check across the redeal
+  the rest, skipping what the plain one searched to the end.
 
 The search is pure: no clock unless a ``time_budget`` is given, no I/O, no randomness.
 """
@@ -214,9 +219,11 @@ class _Relaxed:
     what is left in the quilt follows from them.
     """
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, failed: set[bytes] | None = None) -> None:
         self.budget = budget
         self.seen: set[bytes] = set()
+        self.failed = failed
+        """Positions proven unclearable by earlier checks of the same deal (shared, optional)."""
 
     def clears(
         self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: Fnd, quilt: bytes
@@ -226,11 +233,22 @@ class _Relaxed:
         if fnd == _WON_FND:
             return True
         key = b"".join((bytes((left, pushed, len(pile))), bytes(fnd), pile, stack))
-        if key in self.seen:
+        if key in self.seen or (self.failed is not None and key in self.failed):
             return False
         self.seen.add(key)
         if len(self.seen) > self.budget:
+            raise _OutOfBudget
+        if self._children(left, pile, pushed, stack, fnd, quilt):
             return True
+        if self.failed is not None:
+            # Searched to the end without a way through: true in every later check too, since
+            # the key determines the relaxed position (the free cards are all the others).
+            self.failed.add(key)
+        return False
+
+    def _children(
+        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: Fnd, quilt: bytes
+    ) -> bool:
         if stack:
             for slot, rank in _ready(stack[-1], fnd):
                 if self.clears(left, pile, pushed, stack[:-1], _founded(fnd, slot, rank), quilt):
@@ -311,9 +329,29 @@ def relaxed_possible(
     codes of the cards left in the quilt, ``fnd`` the eight foundation tops (up, then down).
     ``False`` proves that the position is lost.
     """
-    relaxed = _Relaxed(budget)
+    return _relaxed_check(stack, pile, quilt, fnd, redeals_left, budget, None)
+
+
+def _relaxed_check(
+    stack: bytes,
+    pile: bytes,
+    quilt: bytes,
+    fnd: Sequence[int],
+    redeals_left: int,
+    budget: int,
+    failed: set[bytes] | None,
+) -> tuple[bool, int]:
+    """:func:`relaxed_possible`, optionally sharing ``failed`` positions between checks.
+
+    Out of budget it gives the benefit of the doubt (``True``); the positions of an unfinished
+    check are never added to ``failed``: only positions searched to the end are.
+    """
+    relaxed = _Relaxed(budget, failed)
     cards = bytes(sorted(quilt))
-    possible = relaxed.clears(redeals_left, pile, 0, stack, tuple(fnd), cards)
+    try:
+        possible = relaxed.clears(redeals_left, pile, 0, stack, tuple(fnd), cards)
+    except _OutOfBudget:
+        possible = True
     return possible, len(relaxed.seen)
 
 
@@ -330,6 +368,12 @@ class _Search:
     seen: set[bytes] = field(default_factory=set)
     cells_of: dict[int, int] = field(default_factory=dict)
     """For each card code, the mask of the cells that hold it from the start."""
+    across_redeal: bool = False
+    """Check the relaxed game across the last redeal at every position with one redeal left."""
+    across_known: dict[bytes, bool] = field(default_factory=dict)
+    """The answers of those checks so far, by stock, waste and foundations."""
+    across_failed: set[bytes] = field(default_factory=set)
+    """Relaxed positions those checks searched to the end without a way through."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
@@ -407,6 +451,23 @@ class _Search:
         self.nodes += positions
         return possible
 
+    def _possible_across_redeal(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd) -> bool:
+        """The relaxed check of a position with one redeal left (its positions count as searched).
+
+        Many positions share stock, waste and foundations (they differ in which copies left the
+        quilt, or in its cells): the relaxed game depends on those alone, so each is checked
+        once, and the relaxed positions proven dead are shared between the checks.
+        """
+        key = b"".join((bytes(fnd), bytes((len(stock),)), stock, waste))
+        known = self.across_known.get(key)
+        if known is None:
+            known, positions = _relaxed_check(
+                waste, stock, self._quilt(gone), fnd, 1, RELAXED_BUDGET, self.across_failed
+            )
+            self.nodes += positions
+            self.across_known[key] = known
+        return known
+
     def _quilt(self, gone: int) -> bytes:
         """The codes of the cards left in the quilt."""
         return bytes(code for cell, code in enumerate(self.cards) if code and not gone >> cell & 1)
@@ -427,15 +488,19 @@ class _Search:
     # -- the depth-first search ----------------------------------------------------------------
 
     def _enter(self, key: bytes) -> bool:
-        """Record a new position; ``False`` if it was searched before."""
+        """Record a new position; ``False`` if it was searched before.
+
+        The budget is checked before the position joins ``seen``: every position in ``seen``
+        but off the path of an interrupted search was searched to the end.
+        """
         if key in self.seen:
             return False
-        self.seen.add(key)
         self.nodes += 1
         if self.nodes > self.budget:
             raise _OutOfBudget
         if self.clock is not None and self.nodes & 1023 == 0 and self.clock() > self.deadline:
             raise _OutOfBudget
+        self.seen.add(key)
         return True
 
     def search(
@@ -474,7 +539,34 @@ class _Search:
             return self._fail(path, mark)
         if not self._enter(key):
             return self._fail(path, mark)
+        try:
+            return self._searched(gone, free, stock, waste, fnd, left, turned, path, mark)
+        except (_OutOfBudget, RecursionError):
+            # Interrupted: the position was not searched to the end, so it must not count as
+            # lost for a later search that starts from this one's positions.
+            self.seen.discard(key)
+            raise
+
+    def _searched(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: Fnd,
+        left: int,
+        turned: bool,
+        path: list[str],
+        mark: int,
+    ) -> bool:
+        """The rest of :meth:`search`, for a position just entered."""
         if left == 0 and (turned or not waste) and not self._relaxed(gone, stock, waste, fnd, left):
+            return self._fail(path, mark)
+        if (
+            left == 1
+            and self.across_redeal
+            and not self._possible_across_redeal(gone, stock, waste, fnd)
+        ):
             return self._fail(path, mark)
         if self._children(gone, free, stock, waste, fnd, left, turned, path):
             return True
@@ -591,12 +683,40 @@ def solve_position(
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     time_budget: float | None = None,
+    across_redeal: bool = False,
 ) -> Verdict:
-    """Decide a compact :class:`Position` (see :func:`solve`)."""
-    search = _Search(position.cards, position.round_the_corner, max(node_budget, 0))
-    if time_budget is not None:
+    """Decide a compact :class:`Position` (see :func:`solve`).
+
+    ``across_redeal`` adds the relaxed check across the last redeal at every position with one
+    redeal left (:meth:`_Search._possible_across_redeal`): it costs about a thousand relaxed
+    positions per new check and pays off in long searches, so :func:`solve` uses it after a
+    plain search, and the players' small searches (hints, the honest player) do not.
+    """
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    verdict, _ = _decide(position, node_budget, deadline, across_redeal, set())
+    return verdict
+
+
+def _decide(
+    position: Position,
+    node_budget: int,
+    deadline: float | None,
+    across_redeal: bool,
+    lost: set[bytes],
+) -> tuple[Verdict, set[bytes]]:
+    """One search of ``position``; ``lost`` holds positions an earlier search of the same
+    deal searched to the end without a win. Returns the verdict and, when the budget ran out,
+    the positions this search (and the earlier ones) searched to the end."""
+    search = _Search(
+        position.cards,
+        position.round_the_corner,
+        max(node_budget, 0),
+        seen=lost,
+        across_redeal=across_redeal,
+    )
+    if deadline is not None:
         search.clock = time.monotonic
-        search.deadline = time.monotonic() + time_budget
+        search.deadline = deadline
     path: list[str] = []
     gone = position.gone
     fnd = position.up + position.down
@@ -612,11 +732,16 @@ def solve_position(
             path,
         )
     except (_OutOfBudget, RecursionError):
-        # A line deeper than Python's stack allows is left undecided, never guessed.
-        return Verdict("unknown", [], search.nodes)
+        # A line deeper than Python's stack allows is left undecided, never guessed. The
+        # positions left in ``seen`` were all searched to the end (the others left it).
+        return Verdict("unknown", [], search.nodes), search.seen
     if won:
-        return Verdict("won", path, search.nodes)
-    return Verdict("lost", [], search.nodes)
+        return Verdict("won", path, search.nodes), set()
+    return Verdict("lost", [], search.nodes), set()
+
+
+PLAIN_SHARE = 4
+""":func:`solve` gives a plain search (no check across the redeal) 1/4 of its budget first."""
 
 
 def solve(
@@ -643,12 +768,20 @@ def solve(
     trial = play_from(state, node_budget // 20)
     if trial.status is Status.WON:
         return Verdict("won", trial.moves, trial.nodes)
-    verdict = solve_position(
-        position_of(state),
-        node_budget=max(node_budget - trial.nodes, 0),
-        time_budget=time_budget,
-    )
-    return Verdict(verdict.result, verdict.moves, verdict.nodes + trial.nodes)
+    # Then a plain search: wins that lie early in its order cost it the fewest positions. Then
+    # the same search with the check across the redeal, which pays in long searches; it skips
+    # what the plain one searched to the end (those positions are lost whatever the pruning).
+    compact = position_of(state)
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    nodes = trial.nodes
+    lost: set[bytes] = set()
+    for across_redeal in (False, True):
+        budget = node_budget // PLAIN_SHARE if not across_redeal else node_budget - nodes
+        verdict, lost = _decide(compact, max(budget, 0), deadline, across_redeal, lost)
+        nodes += verdict.nodes
+        if verdict.result != "unknown" or (deadline is not None and time.monotonic() > deadline):
+            break
+    return Verdict(verdict.result, verdict.moves, nodes)
 
 
 def start_state(position: int | QuiltState, variant: str | None = None) -> QuiltState:
