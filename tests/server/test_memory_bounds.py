@@ -66,13 +66,20 @@ def look_at_another_table(device: TestClient) -> None:
         ScriptedHuman(ws, other).open()
 
 
-def test_a_table_waiting_for_a_person_who_left_is_let_go_and_replayed_when_she_returns(
+def table_let_go_when_idle(
     devices: Callable[..., TestClient],
-) -> None:
+) -> tuple[TestClient, TableRegistry, dict[str, Any]]:
+    """A device, its table registry (letting idle tables go at once) and a new table of hers."""
     device = devices()
     registry = registry_of(device)
     registry.idle_seconds = 0.0
-    table = new_table(device, deal=DEAL, players=2, bots=["easy"])
+    return device, registry, new_table(device, deal=DEAL, players=2, bots=["easy"])
+
+
+def test_a_table_waiting_for_a_person_who_left_is_let_go_and_replayed_when_she_returns(
+    devices: Callable[..., TestClient],
+) -> None:
+    device, registry, table = table_let_go_when_idle(devices)
     left = leave_at_her_turn(device, table)
     look_at_another_table(device)
     assert table["id"] not in registry.actors
@@ -87,10 +94,7 @@ def test_a_table_waiting_for_a_person_who_left_is_let_go_and_replayed_when_she_r
 def test_a_waiting_table_that_a_socket_watches_is_kept(
     devices: Callable[..., TestClient],
 ) -> None:
-    device = devices()
-    registry = registry_of(device)
-    registry.idle_seconds = 0.0
-    table = new_table(device, deal=DEAL, players=2, bots=["easy"])
+    device, registry, table = table_let_go_when_idle(devices)
     with device.websocket_connect("/ws") as ws:
         human = ScriptedHuman(ws, table)
         human.play(human.open(), stop=her_turn_alone)

@@ -78,17 +78,24 @@ def position(
     return state
 
 
-def random_small_position(rng: random.Random, variant: str, most: int = 9) -> CruelState:
-    """A position with 2 to ``most`` cards left: the top ranks of each suit, in random piles."""
+def top_ranks(rng: random.Random, left: int, suits: int) -> tuple[list[int], list[str]]:
+    """``left`` cards left out of the foundations, each suit's top ranks, spread at random over
+    the first ``suits`` suits: how many per suit (all four), and the cards in shuffled order."""
     left_per_suit = [0, 0, 0, 0]
-    for _ in range(rng.randint(2, most)):
-        left_per_suit[rng.randrange(4)] += 1
+    for _ in range(left):
+        left_per_suit[rng.randrange(suits)] += 1
     cards = [
         f"{RANKS[rank - 1]}{suit}"
         for suit, count in zip(SUITS, left_per_suit, strict=True)
         for rank in range(14 - count, 14)
     ]
     rng.shuffle(cards)
+    return left_per_suit, cards
+
+
+def random_small_position(rng: random.Random, variant: str, most: int = 9) -> CruelState:
+    """A position with 2 to ``most`` cards left: the top ranks of each suit, in random piles."""
+    left_per_suit, cards = top_ranks(rng, rng.randint(2, most), suits=4)
     piles: list[list[str]] = [[] for _ in range(12)]
     if rng.random() < 0.3:
         for index, card in enumerate(cards):  # as a deal leaves them: fours from pile 1
@@ -318,15 +325,7 @@ def test_cards_have_a_compact_code_that_round_trips():
 
 def random_dealt_position(rng: random.Random, variant: str) -> CruelState:
     """A freshly dealt position of 6 to 12 cards (the top ranks of three suits), fours a pile."""
-    left_per_suit = [0, 0, 0, 0]
-    for _ in range(rng.randint(6, 12)):
-        left_per_suit[rng.randrange(3)] += 1
-    cards = [
-        f"{RANKS[rank - 1]}{suit}"
-        for suit, count in zip(SUITS, left_per_suit, strict=True)
-        for rank in range(14 - count, 14)
-    ]
-    rng.shuffle(cards)
+    left_per_suit, cards = top_ranks(rng, rng.randint(6, 12), suits=3)
     piles = [cards[start : start + 4] for start in range(0, len(cards), 4)]
     foundations = {
         suit: RANKS[12 - count] for suit, count in zip(SUITS, left_per_suit, strict=True)

@@ -540,37 +540,27 @@ class _Search:
         if not self._enter(key):
             return self._fail(path, mark)
         try:
-            return self._searched(gone, free, stock, waste, fnd, left, turned, path, mark)
+            if not self._dead(gone, stock, waste, fnd, left, turned) and self._children(
+                gone, free, stock, waste, fnd, left, turned, path
+            ):
+                return True
         except (_OutOfBudget, RecursionError):
             # Interrupted: the position was not searched to the end, so it must not count as
             # lost for a later search that starts from this one's positions.
             self.seen.discard(key)
             raise
-
-    def _searched(
-        self,
-        gone: int,
-        free: int,
-        stock: bytes,
-        waste: bytes,
-        fnd: Fnd,
-        left: int,
-        turned: bool,
-        path: list[str],
-        mark: int,
-    ) -> bool:
-        """The rest of :meth:`search`, for a position just entered."""
-        if left == 0 and (turned or not waste) and not self._relaxed(gone, stock, waste, fnd, left):
-            return self._fail(path, mark)
-        if (
-            left == 1
-            and self.across_redeal
-            and not self._possible_across_redeal(gone, stock, waste, fnd)
-        ):
-            return self._fail(path, mark)
-        if self._children(gone, free, stock, waste, fnd, left, turned, path):
-            return True
         return self._fail(path, mark)
+
+    def _dead(
+        self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int, turned: bool
+    ) -> bool:
+        """Whether a relaxed game proves the position lost: the last pass's (at its start and
+        after each turn step), or the one across the last redeal (with one redeal left)."""
+        if left == 0 and (turned or not waste):
+            return not self._relaxed(gone, stock, waste, fnd, left)
+        if left == 1 and self.across_redeal:
+            return not self._possible_across_redeal(gone, stock, waste, fnd)
+        return False
 
     @staticmethod
     def _fail(path: list[str], mark: int) -> bool:
