@@ -17,17 +17,17 @@ from spielcenter.games import Status, get_game
 from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import CELLS, SIZE, VARIANTS, QuiltState
 from spielcenter.games.shuffle import DealNumberError
+from spielcenter.solvers import crazy_quilt as crazy_quilt_solver
 from spielcenter.solvers.crazy_quilt import (
     Verdict,
     _decide,
-    _relaxed_check,
     buried,
     encode_card,
     position_of,
-    relaxed_possible,
     solve,
 )
 from spielcenter.solvers.crazy_quilt_honest import HonestPlayer, play_honestly, rule_of_thumb
+from spielcenter.solvers.crazy_quilt_relaxed import clearable
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -221,6 +221,33 @@ def test_the_verdict_agrees_with_brute_force_where_a_rank_has_two_homes(batch: i
     assert "lost" in verdicts
 
 
+def test_the_search_with_the_check_across_the_redeal_agrees_with_brute_force(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With a redeal left, every position asks whether the relaxed game across the redeal can
+    # clear (decided by choosing each pile card's foundation); a "no" prunes the position. A
+    # wrong "no" would turn a won position into a lost one here. The constructions where a
+    # rank has two homes are the ones where the choice of foundation matters.
+    answers = {True: 0, False: 0}
+
+    def counted(waste: bytes, stock: bytes, fnd: tuple[int, ...], left: int) -> tuple[bool, int]:
+        possible, nodes = clearable(waste, stock, fnd, left)
+        answers[possible] += 1
+        return possible, nodes
+
+    monkeypatch.setattr(crazy_quilt_solver, "clearable", counted)
+    for seed in range(160):
+        state = crossing_end_position(seed)
+        if state.redeals_left == 0:
+            continue
+        verdict, _ = _decide(position_of(state), 10**6, None, True, set())
+        assert verdict.result == ("won" if brute_force_wins(state) else "lost"), seed
+        if verdict.result == "won":
+            game = get_game("crazy-quilt", state.variant)
+            assert game.status(replay_from(state, verdict.moves)) is Status.WON
+    assert answers[True] >= 20 and answers[False] >= 20  # the check answered both ways
+
+
 @pytest.mark.parametrize("interrupted_after", [3, 10, 40])
 def test_a_search_resumed_from_an_interrupted_ones_positions_agrees_with_brute_force(
     interrupted_after: int,
@@ -256,47 +283,6 @@ def test_on_the_last_pass_a_card_above_every_copy_it_needs_is_stuck() -> None:
     assert buried(seven, bytes((five,)), fnd)
     assert not buried(seven, b"", fnd)
     assert not buried(five, bytes((seven,)), fnd)
-
-
-RelaxedPosition = tuple[bytes, bytes, bytes, tuple[int, ...]]
-
-
-def relaxed_turnings(seed: int) -> list[RelaxedPosition]:
-    """A relaxed position (waste, stock, free cards, foundations) at several points of turning
-    the same stock: one or two suits wait at a rank on both foundations, a few of their loose
-    cards are free, the rest lie in the stock and the waste in a shuffled order."""
-    rng = random.Random(seed)
-    up, down = [KING] * 4, [ACE] * 4
-    loose: list[int] = []
-    for suit in rng.sample(range(4), rng.randint(1, 2)):
-        rank = rng.randint(ACE + 2, KING - 2)
-        up[suit], down[suit] = rank - 1, rank + 1
-        loose += [suit * 16 + r for r in (*range(rank, KING + 1), *range(ACE, rank + 1))]
-    rng.shuffle(loose)
-    free = rng.randint(6, 16)
-    quilt, rest = bytes(loose[:free]), loose[free:]
-    fnd = (*up, *down)
-    return [(bytes(rest[:k]), bytes(rest[k:]), quilt, fnd) for k in range(0, len(rest) + 1, 3)]
-
-
-def test_relaxed_checks_that_share_their_dead_positions_answer_as_checks_alone() -> None:
-    # The solver checks the relaxed game across the redeal at every position with one redeal
-    # left and lets the checks share the relaxed positions they proved dead. A relaxed
-    # position's key determines it (the free cards are all the others of the two decks), so
-    # sharing may save work but never change an answer, whatever position a check starts from.
-    shared: set[bytes] = set()
-    answers = {True: 0, False: 0}
-    budget = 5_000
-    for seed in range(200):
-        for waste, stock, quilt, fnd in relaxed_turnings(seed):
-            alone, searched = relaxed_possible(waste, stock, quilt, fnd, 1, budget)
-            if searched > budget:
-                continue  # undecided alone: nothing to compare
-            together, _ = _relaxed_check(waste, stock, quilt, fnd, 1, budget, shared)
-            assert together == alone
-            answers[alone] += 1
-    assert answers[True] >= 50 and answers[False] >= 50  # both kinds of answer were compared
-    assert shared  # and the checks did share dead positions
 
 
 # -- the budget --------------------------------------------------------------------------

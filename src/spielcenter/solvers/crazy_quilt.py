@@ -27,8 +27,9 @@ What keeps it exact and fast (each reduction is sound; the reasoning is in
   game in which every quilt card is free must be able to found every card
   (:func:`relaxed_possible`).
 * **Across the last redeal.** With one redeal left, the same relaxed game with the redeal still
-  to come must be able to clear (:meth:`_Search._possible_across_redeal`); its answers and the
-  relaxed positions it proves dead are shared within a deal.
+  to come must be able to clear (:meth:`_Search._possible_across_redeal`), decided by choosing
+  each waiting card's foundation (:mod:`spielcenter.solvers.crazy_quilt_relaxed`); each answer
+  is asked once per deal.
 * **Move order.** Foundation moves, then building on the waste, then turning (fewest cards first),
   the redeal last. Before searching, :func:`solve` lets the honest player
   (:mod:`spielcenter.solvers.crazy_quilt_honest`) try: any winning line proves ``won``. Then a
@@ -57,6 +58,7 @@ from spielcenter.games.crazy_quilt import (
     make,
 )
 from spielcenter.games.shuffle import check_deal
+from spielcenter.solvers.crazy_quilt_relaxed import clearable
 from spielcenter.solvers.cruel import Verdict
 
 __all__ = [
@@ -201,6 +203,10 @@ def buried(code: int, below: bytes, fnd: Sequence[int]) -> bool:
 RELAXED_BUDGET = 2_000
 """Positions one relaxed check may search before it gives the benefit of the doubt."""
 
+ASSIGNMENT_WEIGHT = 10
+"""Search positions one node of :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`
+counts as: it takes about as long as ten positions of the search."""
+
 
 class _Relaxed:
     """Crazy Quilt with the quilt's geometry relaxed away: can the stock and waste be cleared?
@@ -219,11 +225,9 @@ class _Relaxed:
     what is left in the quilt follows from them.
     """
 
-    def __init__(self, budget: int, failed: set[bytes] | None = None) -> None:
+    def __init__(self, budget: int) -> None:
         self.budget = budget
         self.seen: set[bytes] = set()
-        self.failed = failed
-        """Positions proven unclearable by earlier checks of the same deal (shared, optional)."""
 
     def clears(
         self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: Fnd, quilt: bytes
@@ -233,18 +237,12 @@ class _Relaxed:
         if fnd == _WON_FND:
             return True
         key = b"".join((bytes((left, pushed, len(pile))), bytes(fnd), pile, stack))
-        if key in self.seen or (self.failed is not None and key in self.failed):
+        if key in self.seen:
             return False
         self.seen.add(key)
         if len(self.seen) > self.budget:
             raise _OutOfBudget
-        if self._children(left, pile, pushed, stack, fnd, quilt):
-            return True
-        if self.failed is not None:
-            # Searched to the end without a way through: true in every later check too, since
-            # the key determines the relaxed position (the free cards are all the others).
-            self.failed.add(key)
-        return False
+        return self._children(left, pile, pushed, stack, fnd, quilt)
 
     def _children(
         self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: Fnd, quilt: bytes
@@ -327,26 +325,11 @@ def relaxed_possible(
 
     ``stack`` is the waste (bottom to top), ``pile`` the stock (top card first), ``quilt`` the
     codes of the cards left in the quilt, ``fnd`` the eight foundation tops (up, then down).
-    ``False`` proves that the position is lost.
+    ``False`` proves that the position is lost; out of budget the answer is ``True`` (the
+    benefit of the doubt). :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable` decides
+    the same game by another route, much faster across a redeal.
     """
-    return _relaxed_check(stack, pile, quilt, fnd, redeals_left, budget, None)
-
-
-def _relaxed_check(
-    stack: bytes,
-    pile: bytes,
-    quilt: bytes,
-    fnd: Sequence[int],
-    redeals_left: int,
-    budget: int,
-    failed: set[bytes] | None,
-) -> tuple[bool, int]:
-    """:func:`relaxed_possible`, optionally sharing ``failed`` positions between checks.
-
-    Out of budget it gives the benefit of the doubt (``True``); the positions of an unfinished
-    check are never added to ``failed``: only positions searched to the end are.
-    """
-    relaxed = _Relaxed(budget, failed)
+    relaxed = _Relaxed(budget)
     cards = bytes(sorted(quilt))
     try:
         possible = relaxed.clears(redeals_left, pile, 0, stack, tuple(fnd), cards)
@@ -372,8 +355,6 @@ class _Search:
     """Check the relaxed game across the last redeal at every position with one redeal left."""
     across_known: dict[bytes, bool] = field(default_factory=dict)
     """The answers of those checks so far, by stock, waste and foundations."""
-    across_failed: set[bytes] = field(default_factory=set)
-    """Relaxed positions those checks searched to the end without a way through."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
@@ -451,20 +432,19 @@ class _Search:
         self.nodes += positions
         return possible
 
-    def _possible_across_redeal(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd) -> bool:
-        """The relaxed check of a position with one redeal left (its positions count as searched).
+    def _possible_across_redeal(self, stock: bytes, waste: bytes, fnd: Fnd) -> bool:
+        """The relaxed check of a position with one redeal left, decided by
+        :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable` (its nodes count as searched
+        positions, :data:`ASSIGNMENT_WEIGHT` each).
 
         Many positions share stock, waste and foundations (they differ in which copies left the
-        quilt, or in its cells): the relaxed game depends on those alone, so each is checked
-        once, and the relaxed positions proven dead are shared between the checks.
+        quilt, or in its cells): the relaxed game depends on those alone, so each is asked once.
         """
         key = b"".join((bytes(fnd), bytes((len(stock),)), stock, waste))
         known = self.across_known.get(key)
         if known is None:
-            known, positions = _relaxed_check(
-                waste, stock, self._quilt(gone), fnd, 1, RELAXED_BUDGET, self.across_failed
-            )
-            self.nodes += positions
+            known, nodes = clearable(waste, stock, fnd, 1)
+            self.nodes += nodes * ASSIGNMENT_WEIGHT
             self.across_known[key] = known
         return known
 
@@ -559,7 +539,7 @@ class _Search:
         if left == 0 and (turned or not waste):
             return not self._relaxed(gone, stock, waste, fnd, left)
         if left == 1 and self.across_redeal:
-            return not self._possible_across_redeal(gone, stock, waste, fnd)
+            return not self._possible_across_redeal(stock, waste, fnd)
         return False
 
     @staticmethod
