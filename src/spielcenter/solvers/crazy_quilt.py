@@ -658,9 +658,9 @@ def solve_position(
     """Decide a compact :class:`Position` (see :func:`solve`).
 
     ``across_redeal`` adds the relaxed check across the last redeal at every position with one
-    redeal left (:meth:`_Search._possible_across_redeal`): it costs about a thousand relaxed
-    positions per new check and pays off in long searches, so :func:`solve` uses it after a
-    plain search, and the players' small searches (hints, the honest player) do not.
+    redeal left (:meth:`_Search._possible_across_redeal`): its first checks in a deal are its
+    dearest, so :func:`solve` uses it after a plain search; the honest player uses it from the
+    start (its searches begin after a redeal, on shorter piles), the hints do not.
     """
     deadline = None if time_budget is None else time.monotonic() + time_budget
     verdict, _ = _decide(position, node_budget, deadline, across_redeal, set())

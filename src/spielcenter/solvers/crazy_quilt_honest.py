@@ -176,8 +176,12 @@ class HonestPlayer:
     def _planned(self, view: JSON) -> str | None:
         if self.known_stock is not None and not self.solved:
             self.solved = True
+            # It saw the stock it now knows, so the check across the redeal (which reads the
+            # stock) is as honest as the rest of the search; with a second redeal it pays most.
             verdict = solve_position(
-                known_position(view, self.known_stock), node_budget=self.node_budget
+                known_position(view, self.known_stock),
+                node_budget=self.node_budget,
+                across_redeal=True,
             )
             self.nodes += verdict.nodes
             self.plan = list(verdict.moves) if verdict.result == "won" else []
