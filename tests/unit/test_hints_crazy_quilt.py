@@ -141,7 +141,35 @@ def test_after_a_redeal_a_winnable_hint_is_the_first_move_of_a_winning_line():
     assert (given.verdict, given.text_key) == ("winnable", "hint.quilt.keeps_winnable")
     after = game.play(state, given.move)
     known = known_position(game.view_for(after, 0), after.stock)
-    assert solve_position(known, node_budget=QUILT_HINT_NODE_BUDGET).result == "won"
+    assert (
+        solve_position(known, node_budget=QUILT_HINT_NODE_BUDGET, across_redeal=True).result
+        == "won"
+    )
+
+
+def test_with_a_redeal_left_the_hint_looks_across_it():
+    # Right after the first of two redeals the player knows the stock, and the hint's search
+    # prunes by the relaxed game across the last redeal: within the same budget it decides
+    # positions that a search without that check leaves open. Its answers are proofs.
+    game = get_game("crazy-quilt", SECOND)
+    decided_only_with_the_check = 0
+    for deal in range(1, 31):
+        state, moves = after_redeal(deal, SECOND)[0]
+        if game.status(state) is not Status.PLAYING:
+            continue
+        known = known_position(game.view_for(state, 0), state.stock)
+        plain = solve_position(known, node_budget=QUILT_HINT_NODE_BUDGET).result
+        given = hint(game, state, moves)
+        if given.verdict == "lost":
+            assert solve_position(known, node_budget=10**6, across_redeal=True).result == "lost"
+        if given.verdict == "winnable":
+            after = game.play(state, given.move)
+            known_after = known_position(game.view_for(after, 0), after.stock)
+            verdict = solve_position(known_after, node_budget=10**6, across_redeal=True)
+            assert verdict.result == "won"
+        if plain == "unknown" and given.verdict != "unknown":
+            decided_only_with_the_check += 1
+    assert decided_only_with_the_check >= 5
 
 
 def test_following_the_hints_after_a_winnable_redeal_wins_the_game():

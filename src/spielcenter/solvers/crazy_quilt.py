@@ -660,7 +660,7 @@ def solve_position(
     ``across_redeal`` adds the relaxed check across the last redeal at every position with one
     redeal left (:meth:`_Search._possible_across_redeal`): its first checks in a deal are its
     dearest, so :func:`solve` uses it after a plain search; the honest player uses it from the
-    start (its searches begin after a redeal, on shorter piles), the hints do not.
+    start (its searches begin after a redeal, on shorter piles), and so do the hints.
     """
     deadline = None if time_budget is None else time.monotonic() + time_budget
     verdict, _ = _decide(position, node_budget, deadline, across_redeal, set())

@@ -212,7 +212,10 @@ def quilt_hint(
         return Hint(None, "lost", "hint.none")
     lost = False
     if known_stock is not None:
-        verdict = solve_position(known_position(view, known_stock), node_budget=node_budget)
+        # What the player remembers is all the check across the last redeal reads.
+        verdict = solve_position(
+            known_position(view, known_stock), node_budget=node_budget, across_redeal=True
+        )
         if verdict.result == "won" and verdict.moves and verdict.moves[0] in legal:
             return Hint(verdict.moves[0], "winnable", "hint.quilt.keeps_winnable")
         lost = verdict.result == "lost"
