@@ -230,8 +230,10 @@ def test_the_search_with_the_check_across_the_redeal_agrees_with_brute_force(
     # rank has two homes are the ones where the choice of foundation matters.
     answers = {True: 0, False: 0}
 
-    def counted(waste: bytes, stock: bytes, fnd: tuple[int, ...], left: int) -> tuple[bool, int]:
-        possible, nodes = clearable(waste, stock, fnd, left)
+    def counted(
+        waste: bytes, stock: bytes, fnd: tuple[int, ...], left: int, budget: int
+    ) -> tuple[bool, int]:
+        possible, nodes = clearable(waste, stock, fnd, left, budget)
         answers[possible] += 1
         return possible, nodes
 

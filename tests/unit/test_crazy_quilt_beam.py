@@ -1,0 +1,163 @@
+"""The beam over Crazy Quilt's passes before the last (seeds 000 and 002).
+
+A beam keeps only the most promising positions at each stock card, so the only claims it may
+make are a win with a line that replays through the engine, and a loss when it dropped nothing.
+Both are checked here against the engine and against a brute-force search.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import cache
+
+import pytest
+
+from spielcenter.games import Status, get_game
+from spielcenter.games.crazy_quilt import VARIANTS, QuiltState
+from spielcenter.solvers.crazy_quilt import (
+    ASSIGNMENT_WEIGHT,
+    Verdict,
+    _decide,
+    position_of,
+    solve,
+    start_state,
+)
+from spielcenter.solvers.crazy_quilt_beam import (
+    _GATHER_CAP,
+    BEAM_CHECK_BUDGET,
+    beam_search,
+    widening_beams,
+)
+from tests.unit.test_crazy_quilt_solver import (
+    brute_force_wins,
+    constructed_end_position,
+    crossing_end_position,
+    replay_from,
+)
+
+
+@cache
+def beam_on_deal(deal: int, variant: str, width: int, budget: int) -> Verdict:
+    """A beam from the start of a deal (the same answer every time: the beam is pure)."""
+    return beam_search(position_of(start_state(deal, variant)), width=width, node_budget=budget)
+
+
+# -- what a beam may claim ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [1, 3, 16])
+def test_a_beam_claims_a_win_with_a_line_that_replays_and_a_loss_only_when_it_dropped_nothing(
+    width: int,
+) -> None:
+    # Even one position kept per step gives no wrong answer: a narrow beam drops positions, and
+    # then it must say "unknown" however the rest turned out.
+    said = {"won": 0, "lost": 0, "unknown": 0}
+    constructions: list[Callable[[int], QuiltState]] = [
+        constructed_end_position,
+        crossing_end_position,
+    ]
+    for construct in constructions:
+        for seed in range(120):
+            state = construct(seed)
+            if state.redeals_left == 0:
+                continue
+            verdict = beam_search(position_of(state), width=width, node_budget=10**6)
+            said[verdict.result] += 1
+            if verdict.result == "unknown":
+                continue
+            assert verdict.result == ("won" if brute_force_wins(state) else "lost"), seed
+            if verdict.result == "won":
+                game = get_game("crazy-quilt", state.variant)
+                assert game.status(replay_from(state, verdict.moves)) is Status.WON, seed
+    assert said["won"] >= 10 and said["lost"] >= 10, said
+
+
+def test_a_beam_that_dropped_positions_says_unknown_even_where_it_found_no_win() -> None:
+    # A deal a beam of width 16 wins is winnable; a beam of width 1 on it drops positions at
+    # every step, so where it finds no win it must not call the deal lost.
+    narrow_without_win = 0
+    for deal in range(1, 11):
+        if beam_on_deal(deal, "second-redeal", 16, 200_000).result == "won":
+            narrow = beam_on_deal(deal, "second-redeal", 1, 200_000)
+            assert narrow.result in ("won", "unknown"), deal
+            narrow_without_win += narrow.result == "unknown"
+    assert narrow_without_win >= 1
+
+
+def test_the_widening_beams_decide_small_positions_alike_with_brute_force() -> None:
+    decided = 0
+    for seed in range(60):
+        state = crossing_end_position(seed)
+        if state.redeals_left == 0:
+            continue
+        verdict = widening_beams(position_of(state), node_budget=10**6)
+        assert verdict.result != "unknown", seed  # small: some beam drops nothing
+        assert verdict.result == ("won" if brute_force_wins(state) else "lost"), seed
+        decided += 1
+    assert decided >= 20
+
+
+# -- what a beam is for --------------------------------------------------------------------------
+
+
+def test_a_beam_wins_deals_the_depth_first_search_of_its_size_does_not() -> None:
+    # Classic Crazy Quilt: the depth-first search spends its positions on the end of the first
+    # pass; the beam revisits the early choices, where the deal is won or lost.
+    game = get_game("crazy-quilt", "classic")
+    beam_only = 0
+    for deal in range(1, 9):
+        beam = beam_on_deal(deal, "classic", 16, 200_000)
+        if beam.result != "won":
+            continue
+        assert game.status(game.replay(deal, beam.moves)) is Status.WON, deal
+        position = position_of(start_state(deal, "classic"))
+        depth_first, _ = _decide(position, beam.nodes, None, True, set())
+        beam_only += depth_first.result != "won"
+    assert beam_only >= 2
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_line_the_beams_find_replays_to_won(variant: str) -> None:
+    game = get_game("crazy-quilt", variant)
+    for deal in range(1, 30):
+        verdict = widening_beams(position_of(start_state(deal, variant)), node_budget=40_000)
+        if verdict.result == "won":
+            assert game.status(game.replay(deal, verdict.moves)) is Status.WON, deal
+            return
+    pytest.fail(f"no deal of {variant} won by the beams: nothing was replayed")
+
+
+# -- budgets and purity --------------------------------------------------------------------------
+
+
+def test_a_spent_budget_answers_unknown_after_at_most_one_more_step() -> None:
+    verdict = beam_on_deal(1, "classic", 16, 500)
+    assert verdict.result == "unknown" and verdict.moves == []
+    assert verdict.nodes <= 500 + _GATHER_CAP + BEAM_CHECK_BUDGET * ASSIGNMENT_WEIGHT
+
+
+def test_a_passed_deadline_answers_unknown() -> None:
+    position = position_of(start_state(1, "classic"))
+    verdict = beam_search(position, node_budget=10**9, deadline=time.monotonic() - 1)
+    assert verdict.result == "unknown"
+    assert widening_beams(position, node_budget=10**9, deadline=time.monotonic() - 1).nodes < 10**4
+
+
+def test_with_no_redeal_left_the_exact_search_alone_decides() -> None:
+    for seed in range(40):
+        state = constructed_end_position(seed)
+        if state.redeals_left == 0:
+            verdict = beam_search(position_of(state), node_budget=10**6)
+            assert (verdict.result, verdict.nodes) == ("unknown", 0)
+            assert solve(state, node_budget=10**6).result == (
+                "won" if brute_force_wins(state) else "lost"
+            )
+            return
+    pytest.fail("no constructed position without a redeal")
+
+
+def test_a_beam_is_a_pure_function_of_the_position_width_and_budget() -> None:
+    position = position_of(start_state(2, "classic"))
+    first = beam_search(position, width=16, node_budget=60_000)
+    assert beam_search(position, width=16, node_budget=60_000) == first
