@@ -73,6 +73,8 @@ class _Assignments:
                 need = (rank > self.up0[suit]) + (rank < self.down0[suit])
                 self.free[code] = need - len(self.copies.get(code, ()))
                 self.homeless |= self.free[code] < 0
+        self.has_free = [count >= 1 for count in self.free]
+        """For each card code, whether a free copy is there for a foundation that takes it."""
         self.nodes = 0
         self.stuck: list[int] = []
         """The cards the last greedy run left on the waste, the deepest first."""
@@ -103,28 +105,22 @@ class _Assignments:
         popped with no foundation chosen (and whether up could take it). Whether the pile
         clears."""
         optimistic = popped_open is not None
-        cards, copies, free = self.cards, self.copies, self.free
+        cards = self.cards
+        # Whether each foundation can take a card code when it comes to its rank: a free copy
+        # it may have (none of the pile's copies is bound for it), or, in the optimistic run, a
+        # popped copy not bound for the other foundation. Kept in two tables of 64 codes, so
+        # that a foundation advances by lookups.
+        up_takes, down_takes = list(self.has_free), list(self.has_free)
+        if not optimistic:
+            for index, choice in enumerate(assign):
+                if choice == _UP:
+                    up_takes[cards[index]] = False
+                elif choice == _DOWN:
+                    down_takes[cards[index]] = False
         up, down = list(self.up0), list(self.down0)
         up0, down0 = self.up0, self.down0
-        popped = [False] * len(cards)
-
-        def takes(code: int, side: int) -> bool:
-            # Whether the foundation ``side`` of the code's suit can take that rank now.
-            if optimistic:
-                if free[code] >= 1:
-                    return True
-                return any(popped[i] and assign[i] != 1 - side for i in copies.get(code, ()))
-            return free[code] >= 1 and all(assign[i] != side for i in copies.get(code, ()))
-
-        def advance(suit: int) -> None:
-            base = suit << 4
-            while up[suit] < KING and takes(base + up[suit] + 1, _UP):
-                up[suit] += 1
-            while down[suit] > ACE and takes(base + down[suit] - 1, _DOWN):
-                down[suit] -= 1
-
         for suit in range(4):
-            advance(suit)
+            up[suit], down[suit] = self._advanced(suit, up[suit], down[suit], up_takes, down_takes)
         waste = list(range(self.in_waste))
         stock = list(range(len(cards) - 1, self.in_waste - 1, -1))  # pop() turns the top card
         left = self.redeals_left
@@ -140,6 +136,10 @@ class _Assignments:
                         break
                     if choice == _OPEN and popped_open is not None:
                         popped_open.append((top, to_up))
+                    if choice != _DOWN:
+                        up_takes[code] = True
+                    if choice != _UP:
+                        down_takes[code] = True
                 elif choice == _UP and up[suit] == rank - 1:
                     up[suit] = rank
                 elif choice == _DOWN and down[suit] == rank + 1:
@@ -147,8 +147,9 @@ class _Assignments:
                 else:
                     break
                 waste.pop()
-                popped[top] = True
-                advance(suit)
+                up[suit], down[suit] = self._advanced(
+                    suit, up[suit], down[suit], up_takes, down_takes
+                )
             if stock:
                 waste.append(stock.pop())
             elif left > 0 and waste:
@@ -156,6 +157,18 @@ class _Assignments:
             else:
                 self.stuck = waste
                 return not waste and not stock
+
+    @staticmethod
+    def _advanced(
+        suit: int, up: int, down: int, up_takes: list[bool], down_takes: list[bool]
+    ) -> tuple[int, int]:
+        """The suit's foundation tops after taking every card they can take now."""
+        base = suit << 4
+        while up < KING and up_takes[base + up + 1]:
+            up += 1
+        while down > ACE and down_takes[base + down - 1]:
+            down -= 1
+        return up, down
 
     def clears(self, assign: list[int], budget: int) -> bool:
         """Whether some completion of ``assign`` clears the pile (depth first)."""
