@@ -64,16 +64,15 @@ class _Assignments:
         self.copies: dict[int, list[int]] = {}
         for index, code in enumerate(self.cards):
             self.copies.setdefault(code, []).append(index)
-        self.free = [0] * 64
-        """For each card code, how many of its copies are free (neither founded nor piled)."""
+        free = [0] * 64  # for each card code, its copies neither founded nor piled
         self.homeless = False
         for suit in range(4):
             for rank in range(ACE, KING + 1):
                 code = (suit << 4) + rank
                 need = (rank > self.up0[suit]) + (rank < self.down0[suit])
-                self.free[code] = need - len(self.copies.get(code, ()))
-                self.homeless |= self.free[code] < 0
-        self.has_free = [count >= 1 for count in self.free]
+                free[code] = need - len(self.copies.get(code, ()))
+                self.homeless |= free[code] < 0
+        self.has_free = [count >= 1 for count in free]
         """For each card code, whether a free copy is there for a foundation that takes it."""
         self.nodes = 0
         self.stuck: list[int] = []
