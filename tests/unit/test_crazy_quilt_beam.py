@@ -26,6 +26,7 @@ from spielcenter.solvers.crazy_quilt import (
 from spielcenter.solvers.crazy_quilt_beam import (
     _GATHER_CAP,
     BEAM_CHECK_BUDGET,
+    SCORES,
     beam_search,
     widening_beams,
 )
@@ -115,6 +116,21 @@ def test_a_beam_wins_deals_the_depth_first_search_of_its_size_does_not() -> None
         depth_first, _ = _decide(position, beam.nodes, None, True, set())
         beam_only += depth_first.result != "won"
     assert beam_only >= 2
+
+
+def test_the_widening_beams_try_each_progress_score_in_turn() -> None:
+    # Classic deal 12: of the beams of width 16, only the one ranked by the third progress score
+    # wins it, so the widening beams reach that win only by trying every score at a width.
+    position = position_of(start_state(12, "classic"))
+    first, second, third = (
+        beam_search(position, width=16, node_budget=300_000, weights=weights) for weights in SCORES
+    )
+    assert first.result == second.result == "unknown" and third.result == "won"
+    widening = widening_beams(position, node_budget=300_000)
+    assert widening.result == "won"
+    assert widening.nodes == first.nodes + second.nodes + third.nodes
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(12, widening.moves)) is Status.WON
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
