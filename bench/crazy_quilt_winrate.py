@@ -14,9 +14,10 @@ passed (the deal in progress is finished), it runs
 
 It prints the counts with 95 % Wilson intervals, the time per deal (median, p99, max) and a
 JSON line. ``--jsonl FILE`` appends one JSON record per deal (verdict, positions, seconds, the
-honest player's result); ``--add-winnable`` adds every deal the solver won to the stored list of
-winnable deals (``spielcenter winnable``), after replaying its line through the engine to a won
-game, exactly as ``spielcenter winnable grow`` does.
+honest player's result, and a won deal's winning line); ``--add-winnable`` adds every deal the
+solver won, with its line, to the stored list of winnable deals (``spielcenter winnable``),
+after replaying the line through the engine to a won game, exactly as ``spielcenter winnable
+grow`` does.
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ def add_to_winnable(variant: str, deal: int, moves: list[str]) -> bool:
     if not winnable.replays_to_won(GAME, variant, deal, moves):
         return False
     path = winnable.list_path(GAME, variant)
-    deals = winnable.read_list(path)
-    if deal not in deals:
-        winnable.write_list(path, GAME, variant, (*deals, deal))
+    proofs = winnable.read_proofs(path)
+    if deal not in proofs:
+        winnable.write_list(path, GAME, variant, {**proofs, deal: tuple(moves)})
     return True
 
 
@@ -115,6 +116,8 @@ def main() -> None:
                     "honest": honest.status.value,
                     "honest_seconds": round(honest_times[-1], 4),
                 }
+                if verdict.result == "won":
+                    record["moves"] = verdict.moves  # the proof, for the winnable lists
                 with args.jsonl.open("a", encoding="utf-8") as out:
                     out.write(json.dumps(record) + "\n")
             deal += 1

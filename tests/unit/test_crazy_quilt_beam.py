@@ -27,6 +27,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _GATHER_CAP,
     BEAM_CHECK_BUDGET,
     SCORES,
+    SHAKEN_SCORE,
     beam_search,
     widening_beams,
 )
@@ -47,9 +48,9 @@ def beam_on_deal(deal: int, variant: str, width: int, budget: int) -> Verdict:
 # -- what a beam may claim ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("width", [1, 3, 16])
+@pytest.mark.parametrize(("width", "seed"), [(1, 0), (3, 0), (16, 0), (3, 1), (16, 2)])
 def test_a_beam_claims_a_win_with_a_line_that_replays_and_a_loss_only_when_it_dropped_nothing(
-    width: int,
+    width: int, seed: int
 ) -> None:
     # Even one position kept per step gives no wrong answer: a narrow beam drops positions, and
     # then it must say "unknown" however the rest turned out.
@@ -63,7 +64,7 @@ def test_a_beam_claims_a_win_with_a_line_that_replays_and_a_loss_only_when_it_dr
             state = construct(seed)
             if state.redeals_left == 0:
                 continue
-            verdict = beam_search(position_of(state), width=width, node_budget=10**6)
+            verdict = beam_search(position_of(state), width=width, node_budget=10**6, seed=seed)
             said[verdict.result] += 1
             if verdict.result == "unknown":
                 continue
@@ -122,8 +123,10 @@ def test_the_widening_beams_try_each_progress_score_in_turn() -> None:
     # Classic deal 12: of the beams of width 16, only the one ranked by the third progress score
     # wins it, so the widening beams reach that win only by trying every score at a width.
     position = position_of(start_state(12, "classic"))
+    checks: dict[bytes, bool] = {}
     first, second, third = (
-        beam_search(position, width=16, node_budget=300_000, weights=weights) for weights in SCORES
+        beam_search(position, width=16, node_budget=300_000, weights=weights, checks=checks)
+        for weights in SCORES
     )
     assert first.result == second.result == "unknown" and third.result == "won"
     widening = widening_beams(position, node_budget=300_000)
@@ -131,6 +134,59 @@ def test_the_widening_beams_try_each_progress_score_in_turn() -> None:
     assert widening.nodes == first.nodes + second.nodes + third.nodes
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(12, widening.moves)) is Status.WON
+
+
+def test_after_the_three_scores_the_widening_beams_try_shaken_beams_in_turn() -> None:
+    # Classic deal 3: no unshaken beam of width 16 wins it (nor did the depth-first search in
+    # 40 000 000 positions, nor one beam of width 2 000); the fifth shaken beam does, and the
+    # widening beams win it after spending exactly the eight beams' positions (their checks
+    # shared).
+    position = position_of(start_state(3, "classic"))
+    checks: dict[bytes, bool] = {}
+    unshaken = [
+        beam_search(position, width=16, node_budget=300_000, weights=weights, checks=checks)
+        for weights in SCORES
+    ]
+    shaken = [
+        beam_search(
+            position, width=16, node_budget=300_000, weights=SHAKEN_SCORE, seed=seed, checks=checks
+        )
+        for seed in range(1, 6)
+    ]
+    assert [v.result for v in unshaken + shaken] == ["unknown"] * 7 + ["won"]
+    widening = widening_beams(position, node_budget=1_000_000)
+    assert widening.result == "won"
+    assert widening.nodes == sum(v.nodes for v in unshaken + shaken)
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(3, widening.moves)) is Status.WON
+
+
+def test_a_shaken_beam_is_pure_and_each_seed_keeps_other_positions() -> None:
+    # The shake is a checksum of the position and the seed: the same seed gives the same beam,
+    # other seeds other beams (here they spend different numbers of positions).
+    position = position_of(start_state(5, "classic"))
+    beams = [
+        beam_search(position, width=16, node_budget=100_000, weights=SHAKEN_SCORE, seed=seed)
+        for seed in (1, 2, 3)
+    ]
+    again = beam_search(position, width=16, node_budget=100_000, weights=SHAKEN_SCORE, seed=1)
+    assert again == beams[0]
+    assert len({v.nodes for v in beams}) == 3
+
+
+def test_beams_sharing_their_checks_answer_alike_and_spend_less() -> None:
+    # A relaxed check's answer depends on the position and the check's budget alone, and every
+    # beam gives its checks the same budget: a beam that finds an answer another beam paid for
+    # answers as it would alone, with the same line, for fewer positions.
+    position = position_of(start_state(3, "classic"))
+    checks: dict[bytes, bool] = {}
+    beam_search(position, width=16, node_budget=300_000, weights=SCORES[0], checks=checks)
+    alone = beam_search(position, width=16, node_budget=300_000, weights=SHAKEN_SCORE, seed=5)
+    shared = beam_search(
+        position, width=16, node_budget=300_000, weights=SHAKEN_SCORE, seed=5, checks=checks
+    )
+    assert alone.result == shared.result == "won" and shared.moves == alone.moves
+    assert shared.nodes < alone.nodes
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -1,12 +1,12 @@
 """Winnable deals only: the stored lists of proven deal numbers and ``spielcenter winnable``.
 
 Issue 9: "an option that deals only numbers the solver has proven winnable (a stored list of
-proven deal numbers per game and variant, grown by a command)".
+proven deal numbers per game and variant, grown by a command)". Each number is stored with its
+proof, a winning line, and every stored line is replayed here.
 """
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -18,20 +18,17 @@ from spielcenter.solvers.winnable import (
     NoWinnableListError,
     WinnableListError,
     list_path,
-    proven_winnable,
     read_list,
+    read_proofs,
+    replays_to_won,
     solve_deal,
     winnable_deals,
     write_list,
 )
 
 LISTS = sorted(winnable.DIRECTORY.glob("*.txt"))
-SAMPLE = 5
 BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 1_000_000}
-"""Budgets within which the solver wins the stored deals: Cruel's lists were grown with it, and
-Crazy Quilt's last growth (deals 1–1000) too. Their deals 1001–1600 were grown by earlier
-versions of the solver, whose search orders differ; the current one wins those again at
-1 000 000 positions, and every listed deal of 1–1000 (docs/winrates.md)."""
+"""The budgets the lists are grown with (docs/winrates.md)."""
 
 
 def game_and_variant(path: Path) -> tuple[str, str]:
@@ -72,7 +69,7 @@ def test_a_stored_list_has_a_header_saying_how_it_was_made_then_rising_deal_numb
     game, variant = game_and_variant(path)
     assert lines[0].startswith("#")
     assert f"spielcenter winnable grow {game} --variant {variant}" in "\n".join(lines)
-    numbers = [int(line) for line in lines if not line.startswith("#")]
+    numbers = [int(line.split()[0]) for line in lines if not line.startswith("#")]
     assert numbers == sorted(set(numbers))
     assert read_list(path) == tuple(numbers)
 
@@ -85,31 +82,38 @@ def test_each_cruel_list_holds_at_least_300_deals(variant: str, least: int):
 
 
 @pytest.mark.parametrize("path", LISTS, ids=lambda p: p.stem)
-def test_a_random_sample_of_a_stored_list_is_won_by_the_solver(path: Path):
+def test_every_stored_proof_replays_through_the_engine_to_a_won_game(path: Path):
+    # The proof of a listed deal is its winning line: a number whose line does not win is a
+    # false claim, whichever solver made it.
     game, variant = game_and_variant(path)
-    deals = read_list(path)
-    for deal in random.Random(path.stem).sample(deals, min(SAMPLE, len(deals))):
-        assert proven_winnable(game, variant, deal, BUDGETS[game]), (game, variant, deal)
+    proofs = read_proofs(path)
+    assert proofs
+    not_won = [
+        deal for deal, line in proofs.items() if not replays_to_won(game, variant, deal, line)
+    ]
+    assert not_won == []
 
 
 # -- reading a list --------------------------------------------------------------------------
 
 
-def test_comment_lines_are_skipped_and_the_numbers_read_in_order(tmp_path: Path):
-    path = write(tmp_path / "cruel-classic.txt", "# made by hand\n3\n# more\n17\n200\n")
+def test_comment_lines_are_skipped_and_the_numbers_read_in_order_with_their_lines(tmp_path: Path):
+    text = "# made by hand\n3 2f 4>1\n# more\n17 r\n200  9f   1f \n"
+    path = write(tmp_path / "cruel-classic.txt", text)
     assert read_list(path) == (3, 17, 200)
+    assert read_proofs(path) == {3: ("2f", "4>1"), 17: ("r",), 200: ("9f", "1f")}
 
 
 @pytest.mark.parametrize(
     ("text", "line", "reason"),
     [
-        ("# head\n3\nseven\n", 3, "'seven' is not a deal number"),
-        ("# head\n3\n-4\n", 3, "not a deal number"),
+        ("# head\n3 s\nseven s\n", 3, "'seven' is not a deal number"),
+        ("# head\n3 s\n-4 s\n", 3, "not a deal number"),
         ("# head\n\n", 2, "'' is not a deal number"),
-        ("5\n0\n", 2, "deal"),
-        ("5\n5\n", 2, "5 does not come after 5"),
-        ("5\n9\n7\n", 3, "7 does not come after 9"),
-        ("#\n1 2\n", 2, "'1 2' is not a deal number"),
+        ("5 s\n0 s\n", 2, "deal"),
+        ("5 s\n5 s\n", 2, "5 does not come after 5"),
+        ("5 s\n9 s\n7 s\n", 3, "7 does not come after 9"),
+        ("#\n1 s\n2\n", 3, "deal 2 has no winning line"),
     ],
 )
 def test_a_bad_list_fails_naming_the_file_and_the_line(
@@ -132,7 +136,7 @@ def test_a_variant_without_proven_deals_has_no_winnable_deals(lists_in: Path):
 
 
 def test_the_winnable_deals_are_the_numbers_of_the_list(lists_in: Path):
-    write(lists_in / "crazy-quilt-second-redeal.txt", "# head\n4\n8\n")
+    write(lists_in / "crazy-quilt-second-redeal.txt", "# head\n4 s\n8 s\n")
     assert winnable_deals("crazy-quilt", "second-redeal") == (4, 8)
 
 
@@ -142,18 +146,26 @@ def test_an_unknown_game_or_variant_has_no_list(game: str, variant: str):
         list_path(game, variant)
 
 
-def test_a_written_list_is_sorted_without_repeats_under_its_header(tmp_path: Path):
+def test_a_written_list_is_sorted_under_its_header_each_deal_with_its_line(tmp_path: Path):
     path = tmp_path / "cruel-stuck.txt"
-    write_list(path, "cruel", "stuck", [9, 2, 9, 5])
+    write_list(path, "cruel", "stuck", {9: ["1f"], 2: ["r", "3>4"], 5: ["2f"]})
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# cruel stuck:")
-    assert text.endswith("2\n5\n9\n")
-    assert read_list(path) == (2, 5, 9)
+    assert text.endswith("2 r 3>4\n5 2f\n9 1f\n")
+    assert read_proofs(path) == {2: ("r", "3>4"), 5: ("2f",), 9: ("1f",)}
+
+
+@pytest.mark.parametrize("line", [[], ["1f", ""], ["1f 2f"]])
+def test_a_deal_without_a_line_of_moves_is_not_written(tmp_path: Path, line: list[str]):
+    path = tmp_path / "cruel-stuck.txt"
+    with pytest.raises(ValueError, match="deal 4: a winning line"):
+        write_list(path, "cruel", "stuck", {4: line})
+    assert not path.exists()
 
 
 def test_a_written_list_can_be_read_by_everyone(tmp_path: Path):
     path = tmp_path / "cruel-stuck.txt"
-    write_list(path, "cruel", "stuck", [1])
+    write_list(path, "cruel", "stuck", {1: ["1f"]})
     assert path.stat().st_mode & 0o444 == 0o444
 
 
@@ -172,23 +184,24 @@ def solver_wins(game: str, variant: str, deals: range) -> list[int]:
     ]
 
 
-def test_grow_adds_exactly_the_deals_the_solver_wins(lists_in: Path, capsys):
+def test_grow_adds_exactly_the_deals_the_solver_wins_with_lines_that_win(lists_in: Path, capsys):
     assert main(["winnable", "grow", "cruel", "--variant", "stuck", "--count", "8"]) == 0
-    assert read_list(lists_in / "cruel-stuck.txt") == tuple(
-        solver_wins("cruel", "stuck", range(1, 9))
-    )
+    proofs = read_proofs(lists_in / "cruel-stuck.txt")
+    assert tuple(proofs) == tuple(solver_wins("cruel", "stuck", range(1, 9)))
+    assert all(replays_to_won("cruel", "stuck", deal, line) for deal, line in proofs.items())
     assert "tried 8 (deals 1..8)" in capsys.readouterr().out
 
 
 def test_grow_goes_on_after_the_last_listed_deal(lists_in: Path):
-    write_list(lists_in / "cruel-classic.txt", "cruel", "classic", [3])
+    three = solve_deal("cruel", "classic", 3, BUDGETS["cruel"]).moves
+    write_list(lists_in / "cruel-classic.txt", "cruel", "classic", {3: three})
     assert main(["winnable", "grow", "cruel", "--count", "4", "--quiet"]) == 0
     expected = (3, *solver_wins("cruel", "classic", range(4, 8)))
     assert read_list(lists_in / "cruel-classic.txt") == expected
 
 
 def test_grow_skips_deals_already_listed(lists_in: Path, capsys):
-    write_list(lists_in / "cruel-classic.txt", "cruel", "classic", [2, 3])
+    write_list(lists_in / "cruel-classic.txt", "cruel", "classic", {2: ["2f"], 3: ["3f"]})
     argv = ["winnable", "grow", "cruel", "--count", "3", "--start", "1", "--quiet"]
     assert main(argv) == 0
     assert "tried 3 (deals 1..5)" in capsys.readouterr().out
@@ -220,14 +233,15 @@ def test_bad_input_is_refused_with_exit_2_and_changes_nothing(lists_in: Path, ar
 
 
 def test_grow_refuses_a_malformed_list_and_leaves_it_alone(lists_in: Path, capsys):
-    path = write(lists_in / "cruel-classic.txt", "# head\n4\n2\n")
+    path = write(lists_in / "cruel-classic.txt", "# head\n4 s\n2 s\n")
     assert main(["winnable", "grow", "cruel", "--count", "2", "--quiet"]) == EXIT_BAD_INPUT
     assert "line 3" in capsys.readouterr().err
-    assert path.read_text(encoding="utf-8") == "# head\n4\n2\n"
+    assert path.read_text(encoding="utf-8") == "# head\n4 s\n2 s\n"
 
 
 def test_list_prints_the_count_and_the_range(lists_in: Path, capsys):
-    write_list(lists_in / "cruel-perseverance.txt", "cruel", "perseverance", [5, 12, 40])
+    proofs = {5: ["1f"], 12: ["2f"], 40: ["3f"]}
+    write_list(lists_in / "cruel-perseverance.txt", "cruel", "perseverance", proofs)
     assert main(["winnable", "list", "cruel", "--variant", "perseverance"]) == 0
     assert capsys.readouterr().out == "cruel perseverance: 3 proven winnable deals, 5..40\n"
 

@@ -2,8 +2,9 @@
 
 ``winnable grow GAME --variant V --count N`` solves the next ``N`` deal numbers not yet in the
 list (from ``--start``, else from just after the list's last number), replays each winning line
-through the engine and adds the deals it won to ``solvers/winnable/<game>-<variant>.txt``; the
-file is rewritten after every new win, so an interrupted run keeps what it proved.
+through the engine and adds the deals it won, each with its line, to
+``solvers/winnable/<game>-<variant>.txt``; the file is rewritten after every new win, so an
+interrupted run keeps what it proved.
 ``winnable list GAME --variant V`` prints how many deals the list holds and their range.
 Exit status: 0 done, 2 bad input or a malformed list.
 """
@@ -25,7 +26,7 @@ from spielcenter.solvers.winnable import WinnableListError
 
 from . import EXIT_BAD_INPUT
 
-DEFAULT_BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 50_000}
+DEFAULT_BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 1_000_000}
 """Positions per deal when ``--budget`` is not given (the budgets of docs/winrates*.md)."""
 
 
@@ -93,7 +94,7 @@ def cmd_grow(args: argparse.Namespace) -> int:
         name, variant = _game_and_variant(args)
         _check_grow(args)
         path = winnable.list_path(name, variant)
-        known = set(winnable.read_list(path))
+        known = winnable.read_proofs(path)
     except (ValueError, WinnableListError) as exc:
         return _error(str(exc))
     budget = args.budget or DEFAULT_BUDGETS[name]
@@ -104,8 +105,9 @@ def cmd_grow(args: argparse.Namespace) -> int:
     bar = tqdm(total=args.count, desc=f"{name} {variant}", unit="deal", disable=args.quiet)
     while len(tried) < args.count and (stop_at is None or time.monotonic() < stop_at):
         if deal not in known:
-            if winnable.proven_winnable(name, variant, deal, budget, args.time_limit):
-                known.add(deal)
+            line = winnable.proven_line(name, variant, deal, budget, args.time_limit)
+            if line is not None:
+                known[deal] = line
                 added += 1
                 winnable.write_list(path, name, variant, known)
             tried.append(deal)

@@ -1,10 +1,15 @@
 """The stored lists of deal numbers the solvers have proven winnable ("winnable deals only").
 
 One file per game and variant, ``winnable/<game>-<variant>.txt`` next to this module: comment
-lines start with ``#`` (the header says how the list was made), every other line is one deal
-number, and the numbers rise strictly from line to line. ``spielcenter winnable grow`` adds to
-them; every number in them was solved to a won game whose winning line replayed through the
-engine.
+lines start with ``#`` (the header says how the list was made); every other line is one deal
+number followed by its proof, a winning line in the game's move notation (moves separated by
+spaces), and the numbers rise strictly from line to line. ``spielcenter winnable grow`` adds to
+them; every line in them was found by a solver and replayed through the engine to a won game
+before it was written, and the tests replay them all again.
+
+The proof is stored, not just the number, so that a deal stays proven whichever solver found it:
+a later solver may search in another order and miss a deal an earlier one won (every Crazy Quilt
+solver change did), and a list of numbers alone could then only be checked by solving again.
 
 Reading a list is the only I/O here; a malformed file fails with :class:`WinnableListError`
 naming the file and the line.
@@ -14,7 +19,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -27,8 +32,13 @@ DIRECTORY = Path(__file__).with_name("winnable")
 """Where the lists live (shipped with the package)."""
 
 
+Proofs = dict[int, tuple[str, ...]]
+"""A list's deals, rising, each with its winning line."""
+
+
 class WinnableListError(ValueError):
-    """A list file that is not one rising deal number a line (the message names file and line)."""
+    """A list file that is not one rising deal number and its winning line a line (the message
+    names the file and the line)."""
 
 
 class NoWinnableListError(LookupError):
@@ -48,23 +58,34 @@ def list_path(game: str, variant: str, directory: Path | None = None) -> Path:
     return (directory or DIRECTORY) / f"{name}-{variant}.txt"
 
 
-def read_list(path: Path) -> tuple[int, ...]:
-    """The deal numbers in ``path`` (an empty tuple when the file does not exist).
+def read_proofs(path: Path) -> Proofs:
+    """The deals in ``path`` with their winning lines, rising (empty when there is no file).
 
-    Raises :class:`WinnableListError` for a line that is not a deal number or does not rise
-    above the one before it.
+    Raises :class:`WinnableListError` for a line that does not start with a deal number, has
+    no moves after it, or does not rise above the one before it. The moves are not checked
+    here (that is replaying them, which the tests and the commands that write lists do).
     """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return ()
-    deals: list[int] = []
+        return {}
+    proofs: Proofs = {}
+    previous = 0
     for number, line in enumerate(text.splitlines(), start=1):
         entry = line.strip()
         if entry.startswith("#"):
             continue
-        deals.append(_deal_of(entry, path, number, deals[-1] if deals else 0))
-    return tuple(deals)
+        first, *moves = entry.split() or [""]
+        previous = _deal_of(first, path, number, previous)
+        if not moves:
+            raise WinnableListError(f"{path}, line {number}: deal {previous} has no winning line")
+        proofs[previous] = tuple(moves)
+    return proofs
+
+
+def read_list(path: Path) -> tuple[int, ...]:
+    """The deal numbers in ``path``, rising (see :func:`read_proofs`)."""
+    return tuple(read_proofs(path))
 
 
 def _deal_of(entry: str, path: Path, number: int, previous: int) -> int:
@@ -104,18 +125,22 @@ def header(game: str, variant: str) -> str:
     """The comment that heads a list: what it holds and how it was made."""
     name = canonical_name(game)
     return (
-        f"# {name} {variant}: deal numbers proven winnable, one a line, rising.\n"
+        f"# {name} {variant}: deals proven winnable, one a line, rising: the deal number,\n"
+        "# then a winning line in the game's move notation (the proof).\n"
         f"# Made by `spielcenter winnable grow {name} --variant {variant}` (or by a win-rate\n"
         "# bench with --add-winnable, which makes the same check): each deal was solved\n"
-        "# by Spielcenter's solver to a winning line, and that line was replayed through the\n"
-        "# game engine to a won game before the number was added.\n"
+        "# by one of Spielcenter's solvers to a winning line, and that line was replayed\n"
+        "# through the game engine to a won game before it was added.\n"
     )
 
 
-def write_list(path: Path, game: str, variant: str, deals: Iterable[int]) -> None:
-    """Write ``deals`` (sorted, without repeats) under the list's header, replacing the file
-    at once so that a reader never sees half a list."""
-    body = "".join(f"{deal}\n" for deal in sorted(set(deals)))
+def write_list(path: Path, game: str, variant: str, proofs: Mapping[int, Sequence[str]]) -> None:
+    """Write ``proofs`` (deal → winning line), sorted by deal, under the list's header,
+    replacing the file at once so that a reader never sees half a list."""
+    for deal, moves in proofs.items():
+        if not moves or any(not move or move.split() != [move] for move in moves):
+            raise ValueError(f"deal {deal}: a winning line is one or more moves without spaces")
+    body = "".join(f"{deal} {' '.join(proofs[deal])}\n" for deal in sorted(proofs))
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
@@ -151,10 +176,12 @@ def replays_to_won(game: str, variant: str, deal: int, moves: Iterable[str]) -> 
     return engine.status(engine.replay(deal, moves)) is Status.WON
 
 
-def proven_winnable(
+def proven_line(
     game: str, variant: str, deal: int, node_budget: int, time_budget: float | None = None
-) -> bool:
-    """Whether the solver finds a win for ``deal`` within its budget and the line replays to
-    a won game (the test every number passes before it joins a list)."""
+) -> tuple[str, ...] | None:
+    """The solver's winning line for ``deal`` when it finds one within its budget and the line
+    replays to a won game (the test every deal passes before it joins a list), else ``None``."""
     verdict = solve_deal(game, variant, deal, node_budget, time_budget)
-    return verdict.result == "won" and replays_to_won(game, variant, deal, verdict.moves)
+    if verdict.result == "won" and replays_to_won(game, variant, deal, verdict.moves):
+        return tuple(verdict.moves)
+    return None
