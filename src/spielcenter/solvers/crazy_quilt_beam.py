@@ -13,9 +13,10 @@ that matter.
 
 1. From each kept position it collects every position reachable without turning a card
    (foundation moves, building on the waste, the safe moves of the engine's auto-move rule).
-2. It orders them by a progress score (cards founded first, see :data:`SCORES`) and keeps the
-   best ``width`` that the relaxed game across the remaining redeals can still clear
-   (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`, which proves the others lost).
+2. It orders them by a progress score (cards founded first, see :data:`SCORES`; shaken by a
+   seed, see :data:`SHAKE`) and keeps the best ``width`` that the relaxed game across the
+   remaining redeals can still clear (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`,
+   which proves the others lost; :func:`widening_beams` shares those answers between its beams).
 3. Each kept position turns its next stock card, or, with the stock used up, turns the waste
    over; a position that has used its last redeal is handed to the exact search, which decides
    the last pass.
