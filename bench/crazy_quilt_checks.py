@@ -22,33 +22,32 @@ import time
 
 from tqdm import tqdm
 
-from spielcenter.solvers import crazy_quilt
 from spielcenter.solvers.crazy_quilt import _decide, position_of, start_state
-from spielcenter.solvers.crazy_quilt_beam import beam_search
-from spielcenter.solvers.crazy_quilt_relaxed import clearable
+from spielcenter.solvers.crazy_quilt_beam import BEAM_CHECK_BUDGET, beam_search
+from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable
 
 Question = tuple[bytes, bytes, tuple[int, ...], int, int]
 
 
+def _question(key: bytes, budget: int) -> Question:
+    """The question behind a key of the searches' answers (``_Search._relaxed_clears``)."""
+    fnd, left, in_stock = tuple(key[:8]), key[8], key[9]
+    stock, waste = key[10 : 10 + in_stock], key[10 + in_stock :]
+    return (waste, stock, fnd, left, budget)
+
+
 def questions_asked(deals: list[int]) -> list[Question]:
-    """Every question the beam and the depth-first search ask on the classic ``deals``."""
+    """Every question the beam and the depth-first search ask on the classic ``deals`` (read
+    from their answers, which they keep by question; the compiled solver cannot be wrapped)."""
     asked: list[Question] = []
-    ask = crazy_quilt.clearable
-
-    def recording(
-        waste: bytes, stock: bytes, fnd: tuple[int, ...], left: int, budget: int = 100
-    ) -> tuple[bool, int]:
-        asked.append((bytes(waste), bytes(stock), tuple(fnd), left, budget))
-        return ask(waste, stock, fnd, left, budget)
-
-    crazy_quilt.clearable = recording  # type: ignore[assignment]
-    try:
-        for deal in tqdm(deals, desc="recording", unit="deal"):
-            position = position_of(start_state(deal, "classic"))
-            beam_search(position, width=150, node_budget=300_000)
-            _decide(position, 100_000, None, True, set())
-    finally:
-        crazy_quilt.clearable = ask  # type: ignore[assignment]
+    for deal in tqdm(deals, desc="recording", unit="deal"):
+        position = position_of(start_state(deal, "classic"))
+        beam_checks: dict[bytes, bool] = {}
+        beam_search(position, width=150, node_budget=300_000, checks=beam_checks)
+        asked += [_question(key, BEAM_CHECK_BUDGET) for key in beam_checks]
+        search_checks: dict[bytes, bool] = {}
+        _decide(position, 100_000, None, True, set(), search_checks)
+        asked += [_question(key, ASSIGNMENT_BUDGET) for key in search_checks]
     return asked
 
 

@@ -24,3 +24,16 @@ if ! command -v uv >/dev/null 2>&1 && ! python3 -m uv --version >/dev/null 2>&1;
 fi
 if command -v uv >/dev/null 2>&1; then UV=uv; else UV="python3 -m uv"; fi
 $UV sync --frozen --quiet
+
+# The solvers' search modules are compiled to C with mypyc (src/spielcenter/native.py): that
+# needs a C compiler and the interpreter's headers.
+if ! command -v cc >/dev/null 2>&1; then
+  echo "bootstrap: installing Debian's gcc for the compiled solvers" >&2
+  apt_install gcc libc6-dev
+fi
+include="$($UV run --no-sync python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+if [ ! -f "$include/Python.h" ]; then
+  echo "bootstrap: installing the Python headers for the compiled solvers" >&2
+  apt_install python3-dev
+fi
+$UV run --no-sync python -m spielcenter.native build --quiet

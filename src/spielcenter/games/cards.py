@@ -12,14 +12,14 @@ Card.parse('TS')
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .base import MoveSyntaxError
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-ACE = 1
-KING = 13
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "SHDC"
+ACE: Final = 1
+KING: Final = 13
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

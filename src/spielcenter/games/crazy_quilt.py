@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .base import (
     JSON,
@@ -62,16 +62,16 @@ VARIANTS = (
 
 # -- the quilt's geometry -------------------------------------------------------------------
 
-SIZE = 8
-CELLS = SIZE * SIZE
+SIZE: Final = 8
+CELLS: Final = SIZE * SIZE
 COLUMNS = "abcdefgh"
-QUILT_CARDS = 64
+QUILT_CARDS: Final = 64
 
 CELL_NAMES: tuple[str, ...] = tuple(f"{COLUMNS[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS))
 """The name of each cell index: index = 8 × row + column, so ``a1`` = 0, ``h1`` = 7, ``a2`` = 8."""
 CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
 
-OUTSIDE = -1
+OUTSIDE: Final = -1
 """Stands for "beyond the quilt's edge" among a cell's short-end neighbours."""
 
 

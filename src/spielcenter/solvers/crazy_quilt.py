@@ -47,6 +47,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from spielcenter.games.base import Status
 from spielcenter.games.cards import ACE, KING, SUITS, Card
@@ -77,11 +78,11 @@ __all__ = [
     "solve_position",
 ]
 
-DEFAULT_NODE_BUDGET = 500_000
+DEFAULT_NODE_BUDGET: Final = 500_000
 """Positions searched before :func:`solve` answers ``unknown`` (about 15–30 s on a laptop core)."""
 
-_RANK = 15  # code & _RANK is the rank, code >> 4 the suit index
-_ALL = (1 << CELLS) - 1
+_RANK: Final = 15  # code & _RANK is the rank, code >> 4 the suit index
+_ALL: Final = (1 << CELLS) - 1
 
 
 def encode_card(card: Card) -> int:
@@ -111,8 +112,8 @@ def _frees() -> tuple[int, ...]:
     return tuple(masks)
 
 
-_FREES = _frees()
-_EDGE = sum(_bit(c) for c, ends in enumerate(SHORT_ENDS) if OUTSIDE in ends)
+_FREES: Final = _frees()
+_EDGE: Final = sum(_bit(c) for c, ends in enumerate(SHORT_ENDS) if OUTSIDE in ends)
 """Cells with a short end beyond the quilt's edge: available while they hold a card."""
 
 
@@ -169,7 +170,7 @@ def position_of(state: QuiltState) -> Position:
 # ``fnd`` a tuple of 8 ranks (up S H D C, then down S H D C), so a foundation is a slot 0–7.
 
 Fnd = tuple[int, ...]
-_WON_FND: Fnd = (KING,) * 4 + (ACE,) * 4
+_WON_FND: Final[Fnd] = (KING,) * 4 + (ACE,) * 4
 
 
 class _OutOfBudget(Exception):
@@ -203,10 +204,10 @@ def buried(code: int, below: bytes, fnd: Sequence[int]) -> bool:
     return True
 
 
-RELAXED_BUDGET = 2_000
+RELAXED_BUDGET: Final = 2_000
 """Positions one relaxed check may search before it gives the benefit of the doubt."""
 
-ASSIGNMENT_WEIGHT = 10
+ASSIGNMENT_WEIGHT: Final = 10
 """Search positions one node of :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`
 counts as, for its cost in time. Measured by ``bench/crazy_quilt_checks.py`` (the 25 067
 questions the beam and the search ask on classic deals 1–4): a node took 164 µs when this was
@@ -681,10 +682,13 @@ def _decide(
     deadline: float | None,
     across_redeal: bool,
     lost: set[bytes],
+    checks: dict[bytes, bool] | None = None,
 ) -> tuple[Verdict, set[bytes]]:
     """One search of ``position``; ``lost`` holds positions an earlier search of the same
-    deal searched to the end without a win. Returns the verdict and, when the budget ran out,
-    the positions this search (and the earlier ones) searched to the end."""
+    deal searched to the end without a win, ``checks`` (when given) the answers of the relaxed
+    checks across the redeal so far, and it gets this search's answers too. Returns the verdict
+    and, when the budget ran out, the positions this search (and the earlier ones) searched to
+    the end."""
     search = _Search(
         position.cards,
         position.round_the_corner,
@@ -692,6 +696,8 @@ def _decide(
         seen=lost,
         across_redeal=across_redeal,
     )
+    if checks is not None:
+        search.across_known = checks
     if deadline is not None:
         search.clock = time.monotonic
         search.deadline = deadline
@@ -718,11 +724,11 @@ def _decide(
     return Verdict("lost", [], search.nodes), set()
 
 
-BEAM_SHARE = 3
+BEAM_SHARE: Final = 3
 """:func:`solve` gives the beams (:mod:`spielcenter.solvers.crazy_quilt_beam`) 3/4 of its
 budget, after the honest player's trial."""
 
-PLAIN_SHARE = 4
+PLAIN_SHARE: Final = 4
 """:func:`solve` gives a plain search (no check across the redeal) 1/4 of what the beams left."""
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 import time
 import zlib
 from dataclasses import dataclass
+from typing import Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.games.crazy_quilt import CELL_NAMES
@@ -68,19 +69,19 @@ __all__ = [
     "widening_beams",
 ]
 
-BEAM_WIDTH = 150
+BEAM_WIDTH: Final = 150
 """Positions kept at each step. On classic deals 1–30, ranked by the first score (2, +1) of
 :data:`SCORES`, a beam of width 50 won 11, of width 150 won 17 (a first version, which also
 counted half a point against each waste card and gave each check 100 nodes, won 8 at width
 20)."""
 
-FIRST_WIDTH = 16
+FIRST_WIDTH: Final = 16
 """The width of the first beams of :func:`widening_beams`; each next width is three times that."""
 
 Weights = tuple[int, int]
 """A beam's progress score: points per card founded, per quilt card gone."""
 
-SCORES: tuple[Weights, ...] = ((2, -1), (1, 0), (1, -1))
+SCORES: Final[tuple[Weights, ...]] = ((2, -1), (1, 0), (1, -1))
 """The progress scores :func:`widening_beams` tries at each width, in this order. Each ranks
 cards founded first; a card founded is the only progress the last pass cannot undo, while a
 quilt card gone has been founded or, worse, built onto the waste, where it covers the cards the
@@ -90,10 +91,10 @@ positions left unknown, a beam of width 48 won 0 with the score of a first versi
 9 with (2, -1), 7 with (1, 0) and 7 with (1, -1); the three together 14, since each wins deals
 the others miss."""
 
-SHAKEN_SCORE: Weights = (1, 0)
+SHAKEN_SCORE: Final[Weights] = (1, 0)
 """The progress score of the shaken beams (see :data:`SHAKE`)."""
 
-SHAKE = 3
+SHAKE: Final = 3
 """How far a shaken beam's ranking may move a position: each gets, on top of its score, a share
 of ``SHAKE`` points drawn from the position and the beam's seed, so among positions within a few
 founded cards of each other a shaken beam keeps a different choice than an unshaken one (and
@@ -104,19 +105,19 @@ of the position): with shake 0.7 (ties only) 0, 2, 1, 1 (seeds 1–4); 1.5: 0, 3
 (seeds 1–7); 3: 1, 2, 4, 5; 5: 3, 0, 2, 2; 8: 2, 2, 3. The four of shake 3 together won 9.
 Width 8 won 1, 1, 1, 2 (half the positions), width 32 3, 3, 5 (twice the positions)."""
 
-SHAKEN_BEAMS = 5
+SHAKEN_BEAMS: Final = 5
 """The shaken beams :func:`widening_beams` runs at each width after the unshaken ones."""
 
-BEAM_CHECK_BUDGET = 20
+BEAM_CHECK_BUDGET: Final = 20
 """Assignment nodes one relaxed check may use in the beam (benefit of the doubt after that).
 The early checks, on long piles, are nearly always clearable and dearest: with 20 instead of
 100 a first version of the beam (width 50, half a point against each waste card) won 10 of
 classic deals 1–30 instead of 11 in a third of the time."""
 
-FINAL_BUDGET = 2_000
+FINAL_BUDGET: Final = 2_000
 """Positions the exact search may use on the last pass of one position the beam hands it."""
 
-_GATHER_CAP = 3_000
+_GATHER_CAP: Final = 3_000
 """Positions one step may collect before turning (the best positions are expanded first)."""
 
 
@@ -241,7 +242,7 @@ class _Beam:
 
     def rank(self, key: bytes, node: _Node) -> float:
         """The position's score, shaken (see :data:`SHAKE`) when the beam has a seed."""
-        score: float = node.score(self.weights)
+        score = float(node.score(self.weights))
         if self.seed:
             score += SHAKE * zlib.crc32(key, self.seed) / 2**32
         return score

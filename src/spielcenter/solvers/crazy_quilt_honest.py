@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from spielcenter.games.base import JSON, Status
 from spielcenter.games.cards import RANKS, SUITS, Card
@@ -32,7 +33,7 @@ from spielcenter.games.crazy_quilt import (
 )
 from spielcenter.solvers.crazy_quilt import Position, buried, encode_card, solve_position
 
-HONEST_NODE_BUDGET = 50_000
+HONEST_NODE_BUDGET: Final = 50_000
 """Positions the solver may search each time the player comes to know the whole stock."""
 
 

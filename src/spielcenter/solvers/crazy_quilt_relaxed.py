@@ -31,22 +31,39 @@ Pure: no I/O, no clock, no randomness.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from spielcenter.games.cards import ACE, KING
 
 __all__ = ["ASSIGNMENT_BUDGET", "clearable"]
 
-ASSIGNMENT_BUDGET = 100
+ASSIGNMENT_BUDGET: Final = 100
 """Nodes of the assignment search one question may use before it gives the benefit of the
 doubt. On the first-pass positions of classic deals 1–4, 91 % of the questions are answered at
 the first node and 95 % within 100; the rest are the long piles early in a deal, nearly all
 clearable, where more nodes cost more than they prune (classic deals 1–150 at 100 000 positions:
 39 wins with 100 or 30 nodes, 34 with 400)."""
 
-_UP, _DOWN, _OPEN = 0, 1, -1
+_UP: Final = 0
+_DOWN: Final = 1
+_OPEN: Final = -1
 
-REPAIRS = 4
+REPAIRS: Final = 4
 """How often a suggested completion is repaired before the search branches."""
+
+
+def _risen(base: int, up: int, takes: list[bool]) -> int:
+    """An up foundation's top (suit code ``base``) after taking every card it can take now."""
+    while up < KING and takes[base + up + 1]:
+        up += 1
+    return up
+
+
+def _fallen(base: int, down: int, takes: list[bool]) -> int:
+    """A down foundation's top after taking every card it can take now."""
+    while down > ACE and takes[base + down - 1]:
+        down -= 1
+    return down
 
 
 class _OutOfNodes(Exception):
@@ -119,7 +136,8 @@ class _Assignments:
         up, down = list(self.up0), list(self.down0)
         up0, down0 = self.up0, self.down0
         for suit in range(4):
-            up[suit], down[suit] = self._advanced(suit, up[suit], down[suit], up_takes, down_takes)
+            up[suit] = _risen(suit << 4, up[suit], up_takes)
+            down[suit] = _fallen(suit << 4, down[suit], down_takes)
         waste = list(range(self.in_waste))
         stock = list(range(len(cards) - 1, self.in_waste - 1, -1))  # pop() turns the top card
         left = self.redeals_left
@@ -146,9 +164,8 @@ class _Assignments:
                 else:
                     break
                 waste.pop()
-                up[suit], down[suit] = self._advanced(
-                    suit, up[suit], down[suit], up_takes, down_takes
-                )
+                up[suit] = _risen(suit << 4, up[suit], up_takes)
+                down[suit] = _fallen(suit << 4, down[suit], down_takes)
             if stock:
                 waste.append(stock.pop())
             elif left > 0 and waste:
@@ -156,18 +173,6 @@ class _Assignments:
             else:
                 self.stuck = waste
                 return not waste and not stock
-
-    @staticmethod
-    def _advanced(
-        suit: int, up: int, down: int, up_takes: list[bool], down_takes: list[bool]
-    ) -> tuple[int, int]:
-        """The suit's foundation tops after taking every card they can take now."""
-        base = suit << 4
-        while up < KING and up_takes[base + up + 1]:
-            up += 1
-        while down > ACE and down_takes[base + down - 1]:
-            down -= 1
-        return up, down
 
     def clears(self, assign: list[int], budget: int) -> bool:
         """Whether some completion of ``assign`` clears the pile (depth first)."""

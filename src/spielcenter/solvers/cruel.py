@@ -51,7 +51,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Literal
+from typing import Final, Literal
 
 from spielcenter.games.cards import KING, SUITS, Card
 from spielcenter.games.cruel import VARIANTS, CruelState, make
@@ -59,16 +59,16 @@ from spielcenter.games.shuffle import check_deal
 
 Result = Literal["won", "lost", "unknown"]
 
-DEFAULT_NODE_BUDGET = 2_000_000
+DEFAULT_NODE_BUDGET: Final = 2_000_000
 """Positions searched before :func:`solve` answers ``unknown`` (a few seconds to a minute)."""
 
-_PILES = 12
-_PILE_SIZE = 4
-_UNLIMITED = 1 << 30
-_SEP = b"\x00"
-_RANK = 15  # card & _RANK is the rank; card >> 4 the suit index
-_FULL = bytes([_PILE_SIZE] * _PILES)
-_STARTS = range(0, _PILE_SIZE * _PILES, _PILE_SIZE)
+_PILES: Final = 12
+_PILE_SIZE: Final = 4
+_UNLIMITED: Final = 1 << 30
+_SEP: Final = b"\x00"
+_RANK: Final = 15  # card & _RANK is the rank; card >> 4 the suit index
+_FULL: Final = bytes([_PILE_SIZE] * _PILES)
+_STARTS: Final = range(0, _PILE_SIZE * _PILES, _PILE_SIZE)
 
 
 @dataclass(frozen=True)
@@ -105,23 +105,26 @@ def decode_card(code: int) -> Card:
 Piles = tuple[bytes, ...]
 Foundations = tuple[int, int, int, int]
 Move = tuple[int, int, int]
-_REDEAL: Move = (-1, -1, 0)
-_ALL = -1
-_NONE = -2
+_REDEAL: Final[Move] = (-1, -1, 0)
+_ALL: Final = -1
+_NONE: Final = -2
 
 # Move orders. No single order finds every win quickly, so :func:`solve` runs a small portfolio.
-_UPS_FIRST = 0  # foundation moves, building moves, the redeal
-_REDEAL_FIRST = 1  # the redeal, foundation moves, building moves
-_REVERSED = 2  # the redeal, building moves from the last pile, foundation moves from the last
+_UPS_FIRST: Final = 0  # foundation moves, building moves, the redeal
+_REDEAL_FIRST: Final = 1  # the redeal, foundation moves, building moves
+# the redeal, building moves from the last pile, foundation moves from the last
+_REVERSED: Final = 2
 # Best-first trials (classic): the open position that looks closest to a win is expanded next.
 # They find most of the hard classic wins that every depth-first order misses (a depth-first
 # search stays in the first redeals' huge space), each with its own idea of "close".
-_FEWEST_CARDS = 3  # fewest cards left on the layout
-_MOST_BUILT = 4  # fewest cards left, a card lying on its next-higher card counting a quarter less
-_LEAST_BLOCKED = 5  # fewest cards left, a card above a lower card of its suit counting half more
-_FEWEST_CARDS_NEWEST = 6  # fewest cards left, the newest position first among equals
-_BEST_FIRST = (_FEWEST_CARDS, _MOST_BUILT, _LEAST_BLOCKED, _FEWEST_CARDS_NEWEST)
-_TRIALS = ((_UPS_FIRST, 100), (_REDEAL_FIRST, 5), (_REVERSED, 4))
+_FEWEST_CARDS: Final = 3  # fewest cards left on the layout
+# fewest cards left, a card lying on its next-higher card counting a quarter less
+_MOST_BUILT: Final = 4
+# fewest cards left, a card above a lower card of its suit counting half more
+_LEAST_BLOCKED: Final = 5
+_FEWEST_CARDS_NEWEST: Final = 6  # fewest cards left, the newest position first among equals
+_BEST_FIRST: Final = (_FEWEST_CARDS, _MOST_BUILT, _LEAST_BLOCKED, _FEWEST_CARDS_NEWEST)
+_TRIALS: Final = ((_UPS_FIRST, 100), (_REDEAL_FIRST, 5), (_REVERSED, 4))
 """The short trials before the final search: (order, 1 / share of the node budget)."""
 _CLASSIC_TRIALS = (
     (_UPS_FIRST, 100),
@@ -379,7 +382,7 @@ def _prefix_frozen(packet: bytes, m: int, runs: bool) -> bool:
     return True
 
 
-_START_LIMIT = 30_000
+_START_LIMIT: Final = 30_000
 """Abstract positions that :func:`_start_never_clears` may visit, over all its starts together
 (about 0.3 s): the ten deals of 1..10 000 it decides need 400 to 11 000."""
 

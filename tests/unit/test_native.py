@@ -1,0 +1,104 @@
+"""The compiled solvers (mypyc, :mod:`spielcenter.native`): used when current, never when stale,
+and answering exactly as the plain Python source does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spielcenter import native
+from spielcenter.solvers import crazy_quilt, cruel
+
+
+def test_the_tests_run_the_compiled_solvers_that_production_runs() -> None:
+    # make install compiles the search modules; a build of other sources would be ignored and
+    # these tests would check plain Python instead of what the server runs.
+    assert native.up_to_date(), "the compiled solvers are missing or stale: run make install"
+    assert native.active()
+    assert crazy_quilt.__file__ is not None and crazy_quilt.__file__.startswith(str(native.BUILD))
+
+
+@pytest.fixture
+def build_copy(tmp_path: Path) -> Path:
+    if not native.up_to_date():
+        pytest.skip("no current build to copy (make install)")
+    copy = tmp_path / "native"
+    shutil.copytree(native.BUILD, copy)
+    return copy
+
+
+def test_a_current_build_goes_first_on_the_package_path(build_copy: Path) -> None:
+    path = ["src/spielcenter/solvers"]
+    assert native.activate(path, build_copy)
+    assert path == [str(build_copy / "spielcenter" / "solvers"), "src/spielcenter/solvers"]
+
+
+def test_a_build_of_an_edited_source_is_never_used(build_copy: Path) -> None:
+    # A solver edited since the build must run as the new source, not as its old compiled form.
+    manifest = json.loads((build_copy / "manifest.json").read_text())
+    manifest["sources"]["solvers/crazy_quilt.py"] = "0" * 64
+    (build_copy / "manifest.json").write_text(json.dumps(manifest))
+    path = ["src/spielcenter/solvers"]
+    assert not native.activate(path, build_copy)
+    assert path == ["src/spielcenter/solvers"]
+
+
+def test_a_build_without_its_manifest_is_never_used(build_copy: Path) -> None:
+    (build_copy / "manifest.json").unlink()
+    assert not native.up_to_date(build_copy)
+    assert not native.activate([], build_copy)
+
+
+def test_the_pure_switch_turns_the_build_off(
+    build_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(native.PURE_SWITCH, "1")
+    path: list[str] = []
+    assert not native.activate(path, build_copy)
+    assert path == []
+
+
+SOLVED = (
+    ("crazy-quilt", "classic", 6, 40_000),  # a win the beams find
+    ("crazy-quilt", "second-redeal", 3, 20_000),
+    ("crazy-quilt", "round-the-corner", 2, 20_000),  # out of budget
+    ("cruel", "classic", 5, 50_000),
+    ("cruel", "perseverance", 1, 20_000),
+)
+
+
+def _solved_in_this_process() -> list[list[object]]:
+    answers: list[list[object]] = []
+    for game, variant, deal, budget in SOLVED:
+        solve = crazy_quilt.solve if game == "crazy-quilt" else cruel.solve
+        verdict = solve(deal, variant, node_budget=budget)
+        answers.append([verdict.result, verdict.nodes, verdict.moves])
+    return answers
+
+
+def test_compiled_and_plain_python_solvers_answer_alike() -> None:
+    # The budgets count positions, not seconds, so the same source must give the same verdicts,
+    # positions and lines whichever way it runs.
+    if not native.active():
+        pytest.skip("no current build (make install)")
+    script = (
+        "import json, sys; sys.path.insert(0, 'tests/unit'); import test_native as t; "
+        "from spielcenter import native; assert not native.active(); "
+        "print(json.dumps(t._solved_in_this_process()))"
+    )
+    environment = {**os.environ, native.PURE_SWITCH: "1"}
+    output = subprocess.run(
+        [sys.executable, "-c", script],
+        env=environment,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=native.ROOT,
+    ).stdout
+    assert json.loads(output) == _solved_in_this_process()
