@@ -26,8 +26,11 @@ from spielcenter.solvers.crazy_quilt import (
 from spielcenter.solvers.crazy_quilt_beam import (
     _GATHER_CAP,
     BEAM_CHECK_BUDGET,
+    PLANS,
     SCORES,
     SHAKEN_SCORE,
+    _best_of_each_foundation_state_first,
+    _Node,
     beam_search,
     widening_beams,
 )
@@ -48,12 +51,25 @@ def beam_on_deal(deal: int, variant: str, width: int, budget: int) -> Verdict:
 # -- what a beam may claim ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "seed"), [(1, 0), (3, 0), (16, 0), (3, 1), (16, 2)])
+@pytest.mark.parametrize(
+    ("width", "seed", "diverse"),
+    [
+        (1, 0, False),
+        (3, 0, False),
+        (16, 0, False),
+        (3, 1, False),
+        (16, 2, False),
+        (1, 0, True),
+        (3, 0, True),
+        (16, 0, True),
+    ],
+)
 def test_a_beam_claims_a_win_with_a_line_that_replays_and_a_loss_only_when_it_dropped_nothing(
-    width: int, seed: int
+    width: int, seed: int, diverse: bool
 ) -> None:
     # Even one position kept per step gives no wrong answer: a narrow beam drops positions, and
-    # then it must say "unknown" however the rest turned out.
+    # then it must say "unknown" however the rest turned out. A diverse beam keeps other
+    # positions than a plain one, never more.
     said = {"won": 0, "lost": 0, "unknown": 0}
     constructions: list[Callable[[int], QuiltState]] = [
         constructed_end_position,
@@ -64,7 +80,9 @@ def test_a_beam_claims_a_win_with_a_line_that_replays_and_a_loss_only_when_it_dr
             state = construct(seed)
             if state.redeals_left == 0:
                 continue
-            verdict = beam_search(position_of(state), width=width, node_budget=10**6, seed=seed)
+            verdict = beam_search(
+                position_of(state), width=width, node_budget=10**6, seed=seed, diverse=diverse
+            )
             said[verdict.result] += 1
             if verdict.result == "unknown":
                 continue
@@ -136,29 +154,67 @@ def test_the_widening_beams_try_each_progress_score_in_turn() -> None:
     assert game.status(game.replay(12, widening.moves)) is Status.WON
 
 
-def test_after_the_three_scores_the_widening_beams_try_shaken_beams_in_turn() -> None:
-    # Classic deal 3: no unshaken beam of width 16 wins it (nor did the depth-first search in
-    # 40 000 000 positions, nor one beam of width 2 000); the fifth shaken beam does, and the
-    # widening beams win it after spending exactly the eight beams' positions (their checks
-    # shared).
+def test_after_the_plain_and_diverse_beams_the_widening_beams_try_shaken_beams_in_turn() -> None:
+    # Classic deal 3: no unshaken beam of width 16 wins it, plain or diverse (nor did the
+    # depth-first search in 40 000 000 positions, nor one beam of width 2 000); the fifth shaken
+    # beam does, and the widening beams win it after spending exactly the eleven beams'
+    # positions (their checks shared).
     position = position_of(start_state(3, "classic"))
     checks: dict[bytes, bool] = {}
-    unshaken = [
+    verdicts = []
+    for weights, seed, diverse in PLANS:
+        verdict = beam_search(
+            position,
+            width=16,
+            node_budget=300_000,
+            weights=weights,
+            seed=seed,
+            checks=checks,
+            diverse=diverse,
+        )
+        verdicts.append(verdict)
+        if verdict.result == "won":
+            break
+    assert [v.result for v in verdicts] == ["unknown"] * 10 + ["won"]
+    assert PLANS[10] == (SHAKEN_SCORE, 5, False)
+    widening = widening_beams(position, node_budget=1_000_000)
+    assert widening.result == "won"
+    assert widening.nodes == sum(v.nodes for v in verdicts)
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(3, widening.moves)) is Status.WON
+
+
+def test_a_diverse_beam_keeps_the_best_of_each_foundation_state_before_any_second() -> None:
+    def node(fnd: tuple[int, ...], name: str) -> _Node:
+        return _Node(0, 0, b"", b"", fnd, 1, [name])
+
+    low, high = (1,) * 4 + (13,) * 4, (2,) + (1,) * 3 + (13,) * 4
+    ranked = [node(high, "a"), node(high, "b"), node(low, "c"), node(high, "d"), node(low, "e")]
+    reordered = _best_of_each_foundation_state_first(ranked)
+    assert [n.line[0] for n in reordered] == ["a", "c", "b", "d", "e"]
+
+
+def test_a_diverse_beam_wins_where_every_plain_beam_of_its_width_dies() -> None:
+    # Classic deal 5: the plain beams of width 16 keep sixteen variations of one line (the same
+    # foundations, the same waste but for its top) and all of them are proven dead after the
+    # same stock card; the diverse beam of the first score keeps other foundation states and
+    # wins. The widening beams reach that win after exactly the plain beams and it.
+    position = position_of(start_state(5, "classic"))
+    checks: dict[bytes, bool] = {}
+    plain = [
         beam_search(position, width=16, node_budget=300_000, weights=weights, checks=checks)
         for weights in SCORES
     ]
-    shaken = [
-        beam_search(
-            position, width=16, node_budget=300_000, weights=SHAKEN_SCORE, seed=seed, checks=checks
-        )
-        for seed in range(1, 6)
-    ]
-    assert [v.result for v in unshaken + shaken] == ["unknown"] * 7 + ["won"]
+    diverse = beam_search(
+        position, width=16, node_budget=300_000, weights=SCORES[0], checks=checks, diverse=True
+    )
+    assert [v.result for v in plain] == ["unknown"] * 3 and diverse.result == "won"
+    assert PLANS[3] == (SCORES[0], 0, True)
     widening = widening_beams(position, node_budget=1_000_000)
     assert widening.result == "won"
-    assert widening.nodes == sum(v.nodes for v in unshaken + shaken)
+    assert widening.nodes == sum(v.nodes for v in plain) + diverse.nodes
     game = get_game("crazy-quilt", "classic")
-    assert game.status(game.replay(3, widening.moves)) is Status.WON
+    assert game.status(game.replay(5, widening.moves)) is Status.WON
 
 
 def test_a_shaken_beam_is_pure_and_each_seed_keeps_other_positions() -> None:

@@ -117,6 +117,22 @@ classic deals 1–30 instead of 11 in a third of the time."""
 FINAL_BUDGET: Final = 2_000
 """Positions the exact search may use on the last pass of one position the beam hands it."""
 
+Plan = tuple[Weights, int, bool]
+"""One beam of :func:`widening_beams` at each width: its progress score, its seed (0: not
+shaken) and whether it is diverse."""
+
+PLANS: Final[tuple[Plan, ...]] = (
+    *((weights, 0, False) for weights in SCORES),
+    *((weights, 0, True) for weights in SCORES),
+    *((SHAKEN_SCORE, seed, False) for seed in range(1, SHAKEN_BEAMS + 1)),
+)
+"""The beams :func:`widening_beams` runs at each width, in this order: one per progress score
+of :data:`SCORES`, then a *diverse* one per score, then :data:`SHAKEN_BEAMS` shaken ones. A
+diverse beam keeps the best position of each foundation state before any second one of the
+same state: an unshaken beam tends to keep ``width`` variations of one line (the same cards
+founded, the same waste but for its last cards), and when that line dies they all die at the
+same stock card."""
+
 _GATHER_CAP: Final = 3_000
 """Positions one step may collect before turning (the best positions are expanded first)."""
 
@@ -153,10 +169,12 @@ class _Beam:
         weights: Weights = SCORES[0],
         seed: int = 0,
         checks: dict[bytes, bool] | None = None,
+        diverse: bool = False,
     ) -> None:
         self.width = width
         self.weights = weights
         self.seed = seed
+        self.diverse = diverse
         self.deadline = deadline
         self.search = _Search(
             position.cards,
@@ -248,9 +266,12 @@ class _Beam:
         return score
 
     def keep(self, found: dict[bytes, _Node]) -> list[_Node]:
-        """The best ``width`` positions the relaxed game does not prove lost."""
+        """The best ``width`` positions the relaxed game does not prove lost (a diverse beam:
+        the best of each foundation state first, see :data:`DIVERSE_BEAMS`)."""
         kept: list[_Node] = []
         ranked = [node for _, node in sorted(found.items(), key=lambda item: -self.rank(*item))]
+        if self.diverse:
+            ranked = _best_of_each_foundation_state_first(ranked)
         for index, node in enumerate(ranked):
             clears = self.search._relaxed_clears(node.stock, node.waste, node.fnd, node.left)
             self._spend(0)
@@ -321,6 +342,21 @@ class _Beam:
         return None
 
 
+def _best_of_each_foundation_state_first(ranked: list[_Node]) -> list[_Node]:
+    """``ranked`` reordered: the best position of each foundation state, in rank order, then
+    all the others in rank order."""
+    states: set[Fnd] = set()
+    best: list[_Node] = []
+    others: list[_Node] = []
+    for node in ranked:
+        if node.fnd in states:
+            others.append(node)
+        else:
+            states.add(node.fnd)
+            best.append(node)
+    return best + others
+
+
 def beam_search(
     position: Position,
     *,
@@ -330,11 +366,13 @@ def beam_search(
     weights: Weights = SCORES[0],
     seed: int = 0,
     checks: dict[bytes, bool] | None = None,
+    diverse: bool = False,
 ) -> Verdict:
     """Look for a win from ``position`` by the beam (see the module's docstring), ranking
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
     :data:`SHAKE`; a shaken beam is as pure as the others: the shake is a checksum of the
-    position and the seed). ``checks`` holds the answers of the relaxed checks to share with
+    position and the seed), keeping the best of each foundation state first when ``diverse``
+    (see :data:`DIVERSE_BEAMS`). ``checks`` holds the answers of the relaxed checks to share with
     other beams over the same position: every beam asks them with the same budget, so an answer
     is the same whichever beam asked first, and a beam that finds one there spends nothing on it
     (the beam's verdict and line are the same with or without them).
@@ -348,7 +386,9 @@ def beam_search(
     """
     if position.redeals_left == 0:
         return Verdict("unknown", [], 0)
-    beam = _Beam(position, max(width, 1), max(node_budget, 0), deadline, weights, seed, checks)
+    beam = _Beam(
+        position, max(width, 1), max(node_budget, 0), deadline, weights, seed, checks, diverse
+    )
     start = _Node(
         position.gone,
         _available(position.gone),
@@ -377,12 +417,10 @@ def widening_beams(
     next to what else it found), so the narrowest go first. The beams share the answers of
     their relaxed checks, most of a beam's cost (on classic deals 4, 5, 9, 13, 14 and 19 the
     eight beams of width 16 spent 1 878 843 positions with them shared, 2 861 193 without)."""
-    plans = [(weights, 0) for weights in SCORES]
-    plans += [(SHAKEN_SCORE, seed) for seed in range(1, SHAKEN_BEAMS + 1)]
     checks: dict[bytes, bool] = {}
     nodes, width = 0, FIRST_WIDTH
     while nodes < node_budget:
-        for weights, seed in plans:
+        for weights, seed, diverse in PLANS:
             verdict = beam_search(
                 position,
                 width=width,
@@ -391,6 +429,7 @@ def widening_beams(
                 weights=weights,
                 seed=seed,
                 checks=checks,
+                diverse=diverse,
             )
             nodes += verdict.nodes
             if verdict.result != "unknown" or position.redeals_left == 0:
