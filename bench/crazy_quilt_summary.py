@@ -8,7 +8,9 @@ measurement resumed with ``--first`` may append to the same file. It prints, per
 thoughtful solver's won / lost / unknown and the honest player's wins with 95 % Wilson
 intervals, and the seconds per deal (median, p99, max) of both, as Markdown table rows.
 ``--figure PATH`` also draws the rates: for each variant the honest player's wins and the
-thoughtful solver's range (won as the lower bound, won + unknown as the upper), with intervals.
+thoughtful solver's range (won as the lower bound, won + unknown as the upper), with intervals,
+and a mark at the share of the same deals that the stored lists of winnable deals hold (proven
+by any solver version, each line replayed; ``spielcenter winnable``).
 """
 
 from __future__ import annotations
@@ -42,8 +44,16 @@ def read(path: Path) -> list[dict[str, Any]]:
     return [records[deal] for deal in sorted(records)]
 
 
-Rates = dict[str, tuple[int, int, int, int]]
-"""Per variant: deals, thoughtful won, thoughtful won or unknown, honest won."""
+Rates = dict[str, tuple[int, int, int, int, int]]
+"""Per variant: deals, thoughtful won, thoughtful won or unknown, honest won, listed."""
+
+
+def listed(variant: str, deals: list[int]) -> int:
+    """How many of ``deals`` the stored list of winnable deals of ``variant`` holds."""
+    from spielcenter.solvers import winnable
+
+    held = set(winnable.read_list(winnable.list_path("crazy-quilt", variant)))
+    return sum(deal in held for deal in deals)
 
 
 def draw(rates: Rates, path: Path) -> None:
@@ -54,7 +64,15 @@ def draw(rates: Rates, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(8, 2.2 + 0.9 * len(rates)))
-    for row, (total, won, upper, honest) in enumerate(reversed(rates.values())):
+    for row, (total, won, upper, honest, proven) in enumerate(reversed(rates.values())):
+        axes.plot(
+            100 * proven / total,
+            row - 0.2,
+            marker="D",
+            color="black",
+            linestyle="none",
+            label="proven winnable by any solver version (the stored lists)",
+        )
         for offset, hits, colour, label in (
             (0.2, honest, "#d08c2f", "honest player wins"),
             (-0.2, won, "#2f6fb0", "thoughtful solver: proven wins (lower bound)"),
@@ -98,8 +116,8 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--figure"] and len(argv) > 1:
         figure, argv = Path(argv[1]), argv[2:]
     rates: Rates = {}
-    print("| variant | deals | thoughtful won | lost | unknown | honest won |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| variant | deals | thoughtful won | lost | unknown | honest won | listed |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     timings = []
     for argument in argv:
         variant, _, name = argument.partition("=")
@@ -113,12 +131,13 @@ def main(argv: list[str]) -> int:
             for result in ("won", "lost", "unknown")
         }
         honest = sum(r["honest"] == "won" for r in records)
-        rates[variant] = (total, counts["won"], counts["won"] + counts["unknown"], honest)
+        proven = listed(variant, [r["deal"] for r in records])
+        rates[variant] = (total, counts["won"], counts["won"] + counts["unknown"], honest, proven)
         span = f"{records[0]['deal']}–{records[-1]['deal']}" if records else "none"
         print(
             f"| {variant} | {span} ({total}) | {cell(counts['won'], total)} | "
             f"{cell(counts['lost'], total)} | {cell(counts['unknown'], total)} | "
-            f"{cell(honest, total)} |"
+            f"{cell(honest, total)} | {cell(proven, total)} |"
         )
         solver = [r["seconds"] for r in records]
         player = [r["honest_seconds"] for r in records]

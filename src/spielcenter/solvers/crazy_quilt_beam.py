@@ -14,7 +14,8 @@ that matter.
 1. From each kept position it collects every position reachable without turning a card
    (foundation moves, building on the waste, the safe moves of the engine's auto-move rule).
 2. It orders them by a progress score (cards founded first, see :data:`SCORES`; shaken by a
-   seed, see :data:`SHAKE`) and keeps the best ``width`` that the relaxed game across the
+   seed, see :data:`SHAKE`; in a diverse beam the best of each foundation state first, see
+   :data:`PLANS`) and keeps the best ``width`` that the relaxed game across the
    remaining redeals can still clear (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`,
    which proves the others lost; :func:`widening_beams` shares those answers between its beams).
 3. Each kept position turns its next stock card, or, with the stock used up, turns the waste
@@ -131,7 +132,11 @@ of :data:`SCORES`, then a *diverse* one per score, then :data:`SHAKEN_BEAMS` sha
 diverse beam keeps the best position of each foundation state before any second one of the
 same state: an unshaken beam tends to keep ``width`` variations of one line (the same cards
 founded, the same waste but for its last cards), and when that line dies they all die at the
-same stock card."""
+same stock card. On the 49 classic deals of 1–346 that the solver before them left unknown at
+3 000 000 positions, the three plain beams won none at width 16 or 48, the three diverse ones
+7 at width 16 and 10 at width 48 (12 together); :func:`~spielcenter.solvers.crazy_quilt.solve`
+at 3 000 000 positions with these plans won 15 of the 49 (5 50 162 168 204 205 206 207 236 243
+274 300 303 326 337), as many as with the diverse beams first."""
 
 _GATHER_CAP: Final = 3_000
 """Positions one step may collect before turning (the best positions are expanded first)."""
@@ -410,8 +415,8 @@ def beam_search(
 def widening_beams(
     position: Position, *, node_budget: int, deadline: float | None = None
 ) -> Verdict:
-    """Beams of width :data:`FIRST_WIDTH`, three times that, nine times … each width with every
-    progress score of :data:`SCORES` and then :data:`SHAKEN_BEAMS` shaken beams (seeds 1, 2 …),
+    """Beams of width :data:`FIRST_WIDTH`, three times that, nine times … each width with the
+    beams of :data:`PLANS` (a plain and a diverse beam per progress score, then shaken beams),
     until one decides (wins, or searches everything) or ``node_budget`` positions are spent.
     Narrow beams are cheap and win some deals wide ones do not (a beam keeps what looks best
     next to what else it found), so the narrowest go first. The beams share the answers of
