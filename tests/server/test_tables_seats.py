@@ -75,6 +75,10 @@ def test_a_spectator_sees_the_public_view(devices: Callable[..., TestClient]) ->
     actor = actor_of(owner.app, table)
     with socket_as(owner, other_account(owner)) as ws:
         state = ScriptedHuman(ws, table).open()
+        if state["to_act"] != [0]:
+            # The computers choose their start blocks meanwhile; wait until only seat 0 is asked,
+            # so that the table stands still while its view is compared with the truth.
+            state = receive_until(ws, lambda m: m.get("to_act") == [0])[-1]
     assert state["view"] == actor.engine.view_for(actor.state, None)
     assert state["view"]["you"] is None
     assert all("hand" not in seat for seat in state["view"]["seats"])
