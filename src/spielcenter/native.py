@@ -2,9 +2,10 @@
 
 The patience solvers spend their time in a few typed, pure modules (:data:`MODULES`). mypyc
 (part of mypy, which the project already uses for its types) compiles exactly those files to C
-extension modules, with the same source and the same answers: on classic Crazy Quilt deals 1, 5
-and 9 at 300 000 positions a deal the same verdicts and node counts, 2.5 times as many positions
-a second (docs/performance.md, *Compiled solvers*).
+extension modules, with the same source and the same answers: on classic Crazy Quilt deals 1–8
+at 300 000 positions a deal the same verdicts and node counts, 2.85 times as many positions a
+second; on four Cruel deals 2.48 times (``bench/compiled_solvers.py``, docs/performance.md,
+*Compiled solvers*).
 
 * ``python -m spielcenter.native build`` (run by ``make install``) compiles :data:`MODULES` into
   ``build/native/<interpreter>/`` and writes a manifest there: a hash of every source file the
@@ -113,12 +114,12 @@ def build(build_dir: Path = BUILD, *, quiet: bool = False) -> bool:
 
     Raises ``RuntimeError`` when mypyc or the C compiler fails (their output goes to stderr).
     """
-    if up_to_date(build_dir):
+    fingerprint = _fingerprint()
+    if _manifest(build_dir) == fingerprint:
         return False
     from mypyc.build import mypycify
     from setuptools import Distribution
 
-    fingerprint = _fingerprint()
     (build_dir / "manifest.json").unlink(missing_ok=True)  # a half-made build is never trusted
     here = os.getcwd()
     os.chdir(PACKAGE.parent)  # mypyc names the modules by their paths: spielcenter/solvers/…

@@ -272,7 +272,7 @@ class _Beam:
 
     def keep(self, found: dict[bytes, _Node]) -> list[_Node]:
         """The best ``width`` positions the relaxed game does not prove lost (a diverse beam:
-        the best of each foundation state first, see :data:`DIVERSE_BEAMS`)."""
+        the best of each foundation state first, see :data:`PLANS`)."""
         kept: list[_Node] = []
         ranked = [node for _, node in sorted(found.items(), key=lambda item: -self.rank(*item))]
         if self.diverse:
@@ -377,7 +377,7 @@ def beam_search(
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
     :data:`SHAKE`; a shaken beam is as pure as the others: the shake is a checksum of the
     position and the seed), keeping the best of each foundation state first when ``diverse``
-    (see :data:`DIVERSE_BEAMS`). ``checks`` holds the answers of the relaxed checks to share with
+    (see :data:`PLANS`). ``checks`` holds the answers of the relaxed checks to share with
     other beams over the same position: every beam asks them with the same budget, so an answer
     is the same whichever beam asked first, and a beam that finds one there spends nothing on it
     (the beam's verdict and line are the same with or without them).
