@@ -32,6 +32,8 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _best_of_each_foundation_state_first,
     _Node,
     beam_search,
+    restart_plan,
+    shaken_restarts,
     widening_beams,
 )
 from tests.unit.test_crazy_quilt_solver import (
@@ -228,6 +230,54 @@ def test_a_shaken_beam_is_pure_and_each_seed_keeps_other_positions() -> None:
     again = beam_search(position, width=16, node_budget=100_000, weights=SHAKEN_SCORE, seed=1)
     assert again == beams[0]
     assert len({v.nodes for v in beams}) == 3
+
+
+def test_the_restarts_take_the_scores_in_turn_and_every_third_is_three_times_as_wide() -> None:
+    assert [restart_plan(seed) for seed in range(1, 7)] == [
+        (16, SCORES[1]),
+        (16, SCORES[2]),
+        (48, SCORES[0]),
+        (16, SCORES[1]),
+        (16, SCORES[2]),
+        (48, SCORES[0]),
+    ]
+
+
+def test_the_shaken_restarts_win_a_deal_the_widening_beams_do_not() -> None:
+    # Classic deal 139: the solver left it unknown at 10 000 000 positions; its widening beams do
+    # not win it with 1 000 000. The fifth restart (a diverse shaken beam of width 16) does, and
+    # the restarts spend exactly what their five beams spent, sharing their checks.
+    position = position_of(start_state(139, "classic"))
+    assert widening_beams(position, node_budget=1_000_000).result == "unknown"
+    restarts = shaken_restarts(position, node_budget=1_000_000)
+    assert restarts.result == "won"
+    checks: dict[bytes, bool] = {}
+    beams = []
+    for seed in range(1, 6):
+        width, weights = restart_plan(seed)
+        beams.append(
+            beam_search(
+                position,
+                width=width,
+                node_budget=1_000_000,
+                weights=weights,
+                seed=seed,
+                checks=checks,
+                diverse=True,
+            )
+        )
+    assert [v.result for v in beams] == ["unknown"] * 4 + ["won"]
+    assert restarts.nodes == sum(v.nodes for v in beams) and restarts.moves == beams[-1].moves
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(139, restarts.moves)) is Status.WON
+
+
+def test_the_shaken_restarts_stop_at_their_budget_and_their_deadline() -> None:
+    position = position_of(start_state(9, "classic"))
+    spent = shaken_restarts(position, node_budget=50_000)
+    assert spent.result == "unknown" and 50_000 <= spent.nodes < 60_000
+    late = shaken_restarts(position, node_budget=10**9, deadline=time.monotonic() - 1)
+    assert late.result == "unknown" and late.nodes < 10**5
 
 
 def test_beams_sharing_their_checks_answer_alike_and_spend_less() -> None:

@@ -213,6 +213,28 @@ def test_grow_adds_nothing_the_solver_cannot_prove_in_its_budget(lists_in: Path)
     assert read_list(lists_in / "cruel-classic.txt") == ()
 
 
+def test_grow_with_restarts_adds_exactly_the_deals_the_restarts_win(lists_in: Path, capsys):
+    # The restarts themselves (and a deal they win that the solver does not) are tested in
+    # tests/unit/test_crazy_quilt_beam.py; here: grow asks them, not the solver.
+    budget = 100_000
+    won = [
+        deal
+        for deal in range(1, 3)
+        if solve_deal("crazy-quilt", "classic", deal, budget, restarts=True).result == "won"
+    ]
+    argv = ["winnable", "grow", "crazy-quilt", "--count", "2", "--budget", str(budget)]
+    assert main([*argv, "--restarts", "--quiet"]) == 0
+    proofs = read_proofs(lists_in / "crazy-quilt-classic.txt")
+    assert tuple(proofs) == tuple(won) and won
+    assert all(replays_to_won("crazy-quilt", "classic", d, line) for d, line in proofs.items())
+    assert f"{len(won)} proven winnable added" in capsys.readouterr().out
+
+
+def test_the_restarts_are_crazy_quilts_only() -> None:
+    with pytest.raises(ValueError, match="Crazy Quilt"):
+        solve_deal("cruel", "classic", 1, 100, restarts=True)
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -223,6 +245,7 @@ def test_grow_adds_nothing_the_solver_cannot_prove_in_its_budget(lists_in: Path)
         ["grow", "cruel", "--count", "3", "--start", "0"],
         ["grow", "cruel", "--count", "3", "--budget", "-5"],
         ["grow", "cruel", "--count", "3", "--minutes", "0"],
+        ["grow", "cruel", "--count", "3", "--restarts"],
         ["list", "cruel", "--variant", "backwards"],
     ],
 )

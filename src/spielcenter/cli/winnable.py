@@ -4,7 +4,8 @@
 list (from ``--start``, else from just after the list's last number), replays each winning line
 through the engine and adds the deals it won, each with its line, to
 ``solvers/winnable/<game>-<variant>.txt``; the file is rewritten after every new win, so an
-interrupted run keeps what it proved.
+interrupted run keeps what it proved. With ``--restarts`` (Crazy Quilt) the deals are searched by
+the beams' shaken restarts instead of the solver: they win deals the solver leaves unknown.
 ``winnable list GAME --variant V`` prints how many deals the list holds and their range.
 Exit status: 0 done, 2 bad input or a malformed list.
 """
@@ -42,6 +43,11 @@ def register(subparsers: Any) -> None:
     grow.add_argument("--budget", type=int, help="positions per deal (default: per game)")
     grow.add_argument("--time-limit", type=float, help="seconds per deal (default: none)")
     grow.add_argument("--minutes", type=float, help="stop after this many minutes in all")
+    grow.add_argument(
+        "--restarts",
+        action="store_true",
+        help="Crazy Quilt: search with many shaken narrow beams instead of the solver",
+    )
     grow.add_argument("--quiet", action="store_true", help="no progress bar")
     grow.set_defaults(func=cmd_grow)
 
@@ -86,6 +92,8 @@ def _check_grow(args: argparse.Namespace) -> None:
     for option, value in (("--time-limit", args.time_limit), ("--minutes", args.minutes)):
         if value is not None and value <= 0:
             raise ValueError(f"{option} must be positive, not {value}")
+    if args.restarts and canonical_name(args.game) != "crazy-quilt":
+        raise ValueError("--restarts is for crazy-quilt only (the shaken restarts of its beams)")
 
 
 def cmd_grow(args: argparse.Namespace) -> int:
@@ -105,7 +113,9 @@ def cmd_grow(args: argparse.Namespace) -> int:
     bar = tqdm(total=args.count, desc=f"{name} {variant}", unit="deal", disable=args.quiet)
     while len(tried) < args.count and (stop_at is None or time.monotonic() < stop_at):
         if deal not in known:
-            line = winnable.proven_line(name, variant, deal, budget, args.time_limit)
+            line = winnable.proven_line(
+                name, variant, deal, budget, args.time_limit, restarts=args.restarts
+            )
             if line is not None:
                 known[deal] = line
                 added += 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -155,10 +156,20 @@ def write_list(path: Path, game: str, variant: str, proofs: Mapping[int, Sequenc
 
 
 def solve_deal(
-    game: str, variant: str, deal: int, node_budget: int, time_budget: float | None = None
+    game: str,
+    variant: str,
+    deal: int,
+    node_budget: int,
+    time_budget: float | None = None,
+    *,
+    restarts: bool = False,
 ) -> Verdict:
-    """The solver's verdict on ``deal`` of ``game`` (Cruel or Crazy Quilt) in ``variant``."""
+    """The solver's verdict on ``deal`` of ``game`` (Cruel or Crazy Quilt) in ``variant``; with
+    ``restarts``, the Crazy Quilt shaken restarts'
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`) instead of the solver's."""
     name = canonical_name(game)
+    if restarts and name != "crazy-quilt":
+        raise ValueError(f"{name}: the shaken restarts are Crazy Quilt's (not {name}'s)")
     if name == "cruel":
         from . import cruel
 
@@ -166,8 +177,19 @@ def solve_deal(
     if name == "crazy-quilt":
         from . import crazy_quilt
 
+        if restarts:
+            return _restarts(deal, variant, node_budget, time_budget)
         return crazy_quilt.solve(deal, variant, node_budget=node_budget, time_budget=time_budget)
     raise ValueError(f"{name}: no solver, so no winnable deals (only cruel and crazy-quilt)")
+
+
+def _restarts(deal: int, variant: str, node_budget: int, time_budget: float | None) -> Verdict:
+    from .crazy_quilt import position_of, start_state
+    from .crazy_quilt_beam import shaken_restarts
+
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    position = position_of(start_state(deal, variant))
+    return shaken_restarts(position, node_budget=node_budget, deadline=deadline)
 
 
 def replays_to_won(game: str, variant: str, deal: int, moves: Iterable[str]) -> bool:
@@ -177,11 +199,18 @@ def replays_to_won(game: str, variant: str, deal: int, moves: Iterable[str]) -> 
 
 
 def proven_line(
-    game: str, variant: str, deal: int, node_budget: int, time_budget: float | None = None
+    game: str,
+    variant: str,
+    deal: int,
+    node_budget: int,
+    time_budget: float | None = None,
+    *,
+    restarts: bool = False,
 ) -> tuple[str, ...] | None:
     """The solver's winning line for ``deal`` when it finds one within its budget and the line
-    replays to a won game (the test every deal passes before it joins a list), else ``None``."""
-    verdict = solve_deal(game, variant, deal, node_budget, time_budget)
+    replays to a won game (the test every deal passes before it joins a list), else ``None``.
+    ``restarts``: search with the Crazy Quilt shaken restarts (see :func:`solve_deal`)."""
+    verdict = solve_deal(game, variant, deal, node_budget, time_budget, restarts=restarts)
     if verdict.result == "won" and replays_to_won(game, variant, deal, verdict.moves):
         return tuple(verdict.moves)
     return None
