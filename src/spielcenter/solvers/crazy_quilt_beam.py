@@ -37,8 +37,10 @@ against the engine.
 
 from __future__ import annotations
 
+import itertools
 import time
 import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -424,26 +426,48 @@ def widening_beams(
     next to what else it found), so the narrowest go first. The beams share the answers of
     their relaxed checks, most of a beam's cost (on classic deals 4, 5, 9, 13, 14 and 19 the
     eight beams of width 16 spent 1 878 843 positions with them shared, 2 861 193 without)."""
-    checks: dict[bytes, bool] = {}
-    nodes, width = 0, FIRST_WIDTH
-    while nodes < node_budget:
+    return _beams_in_turn(position, _widening(), node_budget, deadline)
+
+
+BeamPlan = tuple[int, Weights, int, bool]
+"""One beam of a sequence run by :func:`_beams_in_turn`: its width, progress score, seed (0:
+not shaken) and whether it is diverse."""
+
+
+def _widening() -> Iterator[BeamPlan]:
+    """The beams of :func:`widening_beams`: those of :data:`PLANS` at each width in turn."""
+    for power in itertools.count():
+        width = FIRST_WIDTH * 3**power
         for weights, seed, diverse in PLANS:
-            verdict = beam_search(
-                position,
-                width=width,
-                node_budget=node_budget - nodes,
-                deadline=deadline,
-                weights=weights,
-                seed=seed,
-                checks=checks,
-                diverse=diverse,
-            )
-            nodes += verdict.nodes
-            if verdict.result != "unknown" or position.redeals_left == 0:
-                return Verdict(verdict.result, verdict.moves, nodes)
-            if nodes >= node_budget or (deadline is not None and time.monotonic() > deadline):
-                return Verdict("unknown", [], nodes)
-        width *= 3
+            yield width, weights, seed, diverse
+
+
+def _beams_in_turn(
+    position: Position, plans: Iterable[BeamPlan], node_budget: int, deadline: float | None
+) -> Verdict:
+    """Run the beams of ``plans`` one after the other, sharing their relaxed checks, until one
+    decides (wins, or searches everything), ``node_budget`` positions are spent, the deadline
+    passes or the plans run out."""
+    checks: dict[bytes, bool] = {}
+    nodes = 0
+    for width, weights, seed, diverse in plans:
+        if nodes >= node_budget:
+            break
+        verdict = beam_search(
+            position,
+            width=width,
+            node_budget=node_budget - nodes,
+            deadline=deadline,
+            weights=weights,
+            seed=seed,
+            checks=checks,
+            diverse=diverse,
+        )
+        nodes += verdict.nodes
+        if verdict.result != "unknown" or position.redeals_left == 0:
+            return Verdict(verdict.result, verdict.moves, nodes)
+        if deadline is not None and time.monotonic() > deadline:
+            break
     return Verdict("unknown", [], nodes)
 
 
@@ -475,24 +499,13 @@ def shaken_restarts(
     restarts*). Deterministic: a restart's shake is drawn from its seed, so the same budget gives
     the same verdict and line.
     """
-    checks: dict[bytes, bool] = {}
-    nodes, seed = 0, 0
-    while nodes < node_budget:
-        seed += 1
+    return _beams_in_turn(position, _restarts(), node_budget, deadline)
+
+
+def _restarts() -> Iterator[BeamPlan]:
+    """The beams of :func:`shaken_restarts`: diverse, seeds 1, 2, 3, … (a generator function:
+    compiled by mypyc, the same generator expression over the endless :func:`itertools.count`
+    hung)."""
+    for seed in itertools.count(1):
         width, weights = restart_plan(seed)
-        verdict = beam_search(
-            position,
-            width=width,
-            node_budget=node_budget - nodes,
-            deadline=deadline,
-            weights=weights,
-            seed=seed,
-            checks=checks,
-            diverse=True,
-        )
-        nodes += verdict.nodes
-        if verdict.result != "unknown" or position.redeals_left == 0:
-            return Verdict(verdict.result, verdict.moves, nodes)
-        if deadline is not None and time.monotonic() > deadline:
-            break
-    return Verdict("unknown", [], nodes)
+        yield width, weights, seed, True
