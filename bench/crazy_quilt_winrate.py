@@ -2,13 +2,13 @@
 
     uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --deals 1000 \\
         [--budget 200000] [--honest-budget 50000] [--minutes 60] \\
-        [--jsonl FILE] [--add-winnable]
+        [--beams widening|restarts] [--jsonl FILE] [--add-winnable]
 
 For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have
 passed (the deal in progress is finished), it runs
 
 * the thoughtful solver (:func:`spielcenter.solvers.crazy_quilt.solve`, ``--budget`` positions
-  per deal): won / lost / unknown;
+  per deal, its beams named by ``--beams``): won / lost / unknown;
 * the honest player (:func:`spielcenter.solvers.crazy_quilt_honest.play_honestly`, its solver
   limited to ``--honest-budget`` positions each time it comes to know the stock): won or lost.
 
@@ -35,7 +35,7 @@ from tqdm import tqdm
 
 from spielcenter.games.crazy_quilt import VARIANTS
 from spielcenter.solvers import winnable
-from spielcenter.solvers.crazy_quilt import solve
+from spielcenter.solvers.crazy_quilt import BEAMS, solve
 from spielcenter.solvers.crazy_quilt_honest import play_honestly
 from spielcenter.solvers.cruel_winrate import percentile, wilson_interval
 
@@ -78,6 +78,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=600.0, help="stop after this long")
     parser.add_argument("--budget", type=int, default=200_000, help="solver positions per deal")
     parser.add_argument("--honest-budget", type=int, default=50_000)
+    parser.add_argument("--beams", choices=BEAMS, default=BEAMS[0], help="the solver's beams")
     parser.add_argument("--jsonl", type=Path, help="append one JSON record per deal here")
     parser.add_argument(
         "--add-winnable", action="store_true", help="add the won deals to the winnable list"
@@ -97,7 +98,7 @@ def main() -> None:
             if time.perf_counter() - began > args.minutes * 60:
                 break
             clock = time.perf_counter()
-            verdict = solve(deal, args.variant, node_budget=args.budget)
+            verdict = solve(deal, args.variant, node_budget=args.budget, beams=args.beams)
             solve_times.append(time.perf_counter() - clock)
             counts[verdict.result] += 1
             nodes += verdict.nodes
@@ -140,6 +141,7 @@ def main() -> None:
         "first": args.first,
         "deals": done,
         "budget": args.budget,
+        "beams": args.beams,
         "honest_budget": args.honest_budget,
         "thoughtful": counts,
         "honest_won": honest_won,

@@ -291,6 +291,16 @@ def test_a_spent_time_budget_answers_unknown() -> None:
     assert solve(1, "classic", node_budget=10**9, time_budget=0.0).result == "unknown"
 
 
+def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_widening_beams() -> None:
+    # Classic deal 193: at 200 000 positions the widening beams leave it unknown, the restarts
+    # (in the same three quarters of the budget) win it; the line replays to a won game.
+    assert solve(193, "classic", node_budget=200_000).result == "unknown"
+    verdict = solve(193, "classic", node_budget=200_000, beams="restarts")
+    assert verdict.result == "won" and verdict.nodes <= 200_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(193, verdict.moves)) is Status.WON
+
+
 # -- bad input ------------------------------------------------------------------------------
 
 
@@ -303,6 +313,11 @@ def test_a_state_of_another_variant_is_refused() -> None:
     state = get_game("crazy-quilt", "classic").start(1)
     with pytest.raises(ValueError, match="not 'second-redeal'"):
         solve(state, "second-redeal")
+
+
+def test_beams_the_solver_does_not_have_are_refused() -> None:
+    with pytest.raises(ValueError, match="no beams 'widest'; the beams are widening, restarts"):
+        solve(1, "classic", beams="widest")
 
 
 def test_a_deal_number_out_of_range_is_refused() -> None:
