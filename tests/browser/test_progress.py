@@ -348,11 +348,15 @@ def test_a_speedquilt_stage_replays_as_text(open_page: PageFactory) -> None:
         """async () => {
           const me = await (await fetch('/api/me')).json();
           const headers = {'X-CSRF-Token': me.csrf, 'Content-Type': 'application/json'};
-          await fetch('/api/campaign/play', {method: 'POST', headers, body: '{}'});
-          await fetch('/api/campaign/leave', {method: 'POST', headers, body: '{}'});
-          return (await fetch('/api/campaign')).json();
+          const play = await fetch('/api/campaign/play', {method: 'POST', headers, body: '{}'});
+          const leave = await fetch('/api/campaign/leave', {method: 'POST', headers, body: '{}'});
+          return {play: [play.status, await play.text()], leave: [leave.status, await leave.text()],
+                  ...(await (await fetch('/api/campaign')).json())};
         }"""
     )
+    # The stage was started and left (a miss), so its game is in the list: say so if not.
+    assert campaign["play"][0] == 200, campaign["play"]
+    assert campaign["leave"][0] == 200, campaign["leave"]
     stage = campaign["stages"][0]
     page.goto("/#/progress/games")
     row = page.locator('.game-row[data-game="speedquilt"]')
