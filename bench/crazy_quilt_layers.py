@@ -67,7 +67,12 @@ class Layers:
         self.won = False
 
     def gather(self, gone: int, waste: bytes, fnd: Fnd, found: set[bytes]) -> None:
-        """Add to ``found`` every position reachable without turning a card."""
+        """Add to ``found`` every position reachable without turning a card.
+
+        The moves are generated as the beam's ``_Beam.gather`` does, not by calling it: that one
+        keeps each position's line and stops at the beam's cap of a step's positions (a constant
+        compiled in), and this search must keep every position, without lines, to fit in memory.
+        """
         search = self.search
         moves: list[str] = []
         todo = [(gone, _available(gone), waste, fnd)]
