@@ -11,6 +11,9 @@ intervals, and the seconds per deal (median, p99, max) of both, as Markdown tabl
 thoughtful solver's range (won as the lower bound, won + unknown as the upper), with intervals,
 and a mark at the share of the same deals that the stored lists of winnable deals hold (proven
 by any solver version, each line replayed; ``spielcenter winnable``).
+
+The records of the published measurement are kept in ``docs/records/`` (their winning lines left
+out: the lists hold them), so the figure can be redrawn from them as the lists grow.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ proof, a winning line, and every stored line is replayed here.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,26 @@ def test_every_stored_proof_replays_through_the_engine_to_a_won_game(path: Path)
         deal for deal, line in proofs.items() if not replays_to_won(game, variant, deal, line)
     ]
     assert not_won == []
+
+
+RECORDS = sorted((Path(__file__).parents[2] / "docs" / "records").glob("crazy-quilt-*.jsonl"))
+"""The per-deal records of the published 1 000-deal Crazy Quilt measurement (docs/winrates-crazy-
+quilt.md), from which its figure is drawn."""
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_every_deal_the_published_measurement_won_is_in_the_list_of_its_variant(path: Path):
+    # The figure marks the lists' share beside the measurement's wins: a won deal missing from
+    # the list would make the mark a claim the list does not back.
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    variant = path.stem.removeprefix("crazy-quilt-")
+    assert sorted(record["deal"] for record in records) == list(range(1, 1001))
+    held = set(winnable_deals("crazy-quilt", variant))
+    assert [r["deal"] for r in records if r["result"] == "won" and r["deal"] not in held] == []
+
+
+def test_the_published_records_cover_every_crazy_quilt_variant():
+    assert {p.stem.removeprefix("crazy-quilt-") for p in RECORDS} == set(variants_of("crazy-quilt"))
 
 
 # -- reading a list --------------------------------------------------------------------------
