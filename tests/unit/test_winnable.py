@@ -102,8 +102,8 @@ quilt.md), from which its figure is drawn."""
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_every_deal_the_published_measurement_won_is_in_the_list_of_its_variant(path: Path):
-    # The figure marks the lists' share beside the measurement's wins: a won deal missing from
-    # the list would make the mark a claim the list does not back.
+    # The figure's mark (the lists' share) stands for every deal any solver won, so it may not
+    # fall short of the measurement's wins: each deal it won must have its line in the list.
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     variant = path.stem.removeprefix("crazy-quilt-")
     assert sorted(record["deal"] for record in records) == list(range(1, 1001))
