@@ -38,6 +38,11 @@ What keeps it exact and fast (each reduction is sound; the reasoning is in
   (on classic deals 1–30 :func:`solve` won 13 at 300 000 positions with them, the depth-first
   search 7 at 1 000 000). Then a plain search gets a quarter of what is left, and the search
   with the check across the redeal the rest, skipping what the plain one searched to the end.
+* **Suits alone.** Between the honest player's trial and the beams, each suit is tried alone
+  (:mod:`spielcenter.solvers.crazy_quilt_suits`): its cards follow the rules, the other suits'
+  quilt cards are *ghosts* (:attr:`Position.ghosts`) that leave as soon as they are available.
+  Every line of the deal is a line of that smaller game, so a smaller game searched to the end
+  without a win proves the deal ``lost`` (classic deal 175: its diamonds cannot all be founded).
 
 The search is pure: no clock unless a ``time_budget`` is given, no I/O, no randomness.
 """
@@ -127,6 +132,19 @@ def _available(gone: int) -> int:
     return free & ~gone & _ALL
 
 
+def _vanish(gone: int, free: int, ghosts: int) -> tuple[int, int]:
+    """Empty every ghost cell that is available, and the ghosts that frees, until none is."""
+    while free & ghosts:
+        fresh = free & ghosts
+        gone |= fresh
+        while fresh:
+            low = fresh & -fresh
+            fresh ^= low
+            free |= _FREES[low.bit_length() - 1]
+        free &= ~gone
+    return gone, free
+
+
 # -- the position ----------------------------------------------------------------------------
 
 
@@ -147,6 +165,8 @@ class Position:
     down: tuple[int, int, int, int]
     redeals_left: int
     round_the_corner: bool
+    ghosts: int = 0
+    """Cells (a bit each) whose cards a relaxation left out: they leave once available."""
 
 
 def position_of(state: QuiltState) -> Position:
@@ -365,6 +385,8 @@ class _Search:
     """The answers of those checks so far, by redeals left, stock, waste and foundations."""
     check_budget: int = ASSIGNMENT_BUDGET
     """Nodes one of those checks may use (benefit of the doubt after that)."""
+    ghosts: int = 0
+    """Cells that empty themselves as soon as they are available (:attr:`Position.ghosts`)."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
@@ -431,6 +453,8 @@ class _Search:
                     fnd = _founded(fnd, slot, code & _RANK)
                     gone |= low
                     free = (free | _FREES[cell]) & ~gone
+                    if free & self.ghosts:
+                        gone, free = _vanish(gone, free, self.ghosts)
                     path.append(CELL_NAMES[cell] + ("u" if slot < 4 else "d"))
                     moved = True
                     break
@@ -596,6 +620,8 @@ class _Search:
             suit, rank = code >> 4, code & _RANK
             after = gone | low
             opened = (free | _FREES[cell]) & ~after
+            if opened & self.ghosts:
+                after, opened = _vanish(after, opened, self.ghosts)
             for slot, want, mark in ((suit, rank - 1, "u"), (4 + suit, rank + 1, "d")):
                 if fnd[slot] == want:
                     path.append(CELL_NAMES[cell] + mark)
@@ -611,6 +637,8 @@ class _Search:
             after = gone | low
             path.append(CELL_NAMES[cell] + "w")
             opened = (free | _FREES[cell]) & ~after
+            if opened & self.ghosts:
+                after, opened = _vanish(after, opened, self.ghosts)
             if self.search(
                 after, opened, stock, waste + cards[cell : cell + 1], fnd, left, False, path
             ):
@@ -696,6 +724,7 @@ def _decide(
         max(node_budget, 0),
         seen=lost,
         across_redeal=across_redeal,
+        ghosts=position.ghosts,
     )
     if checks is not None:
         search.across_known = checks
@@ -703,12 +732,12 @@ def _decide(
         search.clock = time.monotonic
         search.deadline = deadline
     path: list[str] = []
-    gone = position.gone
+    gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
     fnd = position.up + position.down
     try:
         won = search.search(
             gone,
-            _available(gone),
+            free,
             position.stock,
             position.waste,
             fnd,
@@ -731,6 +760,10 @@ budget, after the honest player's trial."""
 
 BEAMS: Final = ("widening", "restarts")
 """The beams :func:`solve` may run (its ``beams``)."""
+
+SUITS_SHARE: Final = 20
+""":func:`solve` gives the suits alone (:mod:`spielcenter.solvers.crazy_quilt_suits`) 1/20 of its
+budget, shared by the four suits, after the honest player's trial."""
 
 PLAIN_SHARE: Final = 4
 """:func:`solve` gives a plain search (no check across the redeal) 1/4 of what the beams left."""
@@ -770,16 +803,24 @@ def solve(
     trial = play_from(state, node_budget // 20)
     if trial.status is Status.WON:
         return Verdict("won", trial.moves, trial.nodes)
+    # Then each suit alone, the other cards out of its way: if one suit cannot be founded even
+    # so, no line founds every card (:mod:`spielcenter.solvers.crazy_quilt_suits`). Nearly
+    # every suit alone is won within a few hundred positions, so this costs little.
+    from spielcenter.solvers.crazy_quilt_suits import lost_alone
+
+    compact = position_of(state)
+    alone = lost_alone(compact, node_budget // SUITS_SHARE)
+    if alone.suits:
+        return Verdict("lost", [], trial.nodes + alone.nodes, proof=str(alone))
     # Then beams over the passes before the last, which reach far more wins than a depth-first
     # search of the same size (they revisit the early choices); on small positions a beam that
     # drops nothing is exhaustive and proves a loss.
     from spielcenter.solvers.crazy_quilt_beam import shaken_restarts, widening_beams
 
-    compact = position_of(state)
     deadline = None if time_budget is None else time.monotonic() + time_budget
     run_beams = widening_beams if beams == "widening" else shaken_restarts
     beamed = run_beams(compact, node_budget=node_budget * BEAM_SHARE // 4, deadline=deadline)
-    nodes = trial.nodes + beamed.nodes
+    nodes = trial.nodes + alone.nodes + beamed.nodes
     if beamed.result != "unknown":
         return Verdict(beamed.result, beamed.moves, nodes)
     # Then a plain search: wins that lie early in its order cost it the fewest positions. Then

@@ -57,6 +57,7 @@ from spielcenter.solvers.crazy_quilt import (
     _founded,
     _OutOfBudget,
     _Search,
+    _vanish,
 )
 
 __all__ = [
@@ -190,10 +191,13 @@ class _Beam:
             position.round_the_corner,
             budget,
             check_budget=BEAM_CHECK_BUDGET,
+            ghosts=position.ghosts,
         )
         if checks is not None:
             self.search.across_known = checks
-        self.final = _Search(position.cards, position.round_the_corner, 0, across_redeal=True)
+        self.final = _Search(
+            position.cards, position.round_the_corner, 0, across_redeal=True, ghosts=position.ghosts
+        )
         self.budget = budget
         self.complete = True
         """Whether nothing was dropped so far: no position left out for want of width or of
@@ -245,6 +249,8 @@ class _Beam:
             code = search.cards[cell]
             after = gone | low
             opened = (free | _FREES[cell]) & ~after
+            if opened & search.ghosts:
+                after, opened = _vanish(after, opened, search.ghosts)
             suit, rank = code >> 4, code & _RANK
             for slot, want, mark in ((suit, rank - 1, "u"), (4 + suit, rank + 1, "d")):
                 if fnd[slot] == want:
@@ -398,9 +404,10 @@ def beam_search(
     beam = _Beam(
         position, max(width, 1), max(node_budget, 0), deadline, weights, seed, checks, diverse
     )
+    gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
     start = _Node(
-        position.gone,
-        _available(position.gone),
+        gone,
+        free,
         position.stock,
         position.waste,
         position.up + position.down,

@@ -80,6 +80,9 @@ class Verdict:
     """The winning line in move notation (``3f``, ``3>7``, ``r``); empty unless ``won``."""
     nodes: int = 0
     """Positions searched."""
+    proof: str = ""
+    """How ``lost`` was proven when not by searching the whole game (Crazy Quilt's suits alone,
+    :mod:`spielcenter.solvers.crazy_quilt_suits`); empty otherwise."""
 
 
 class _OutOfBudget(Exception):

@@ -1,0 +1,109 @@
+"""Crazy Quilt with suits alone: which deals a smaller game proves lost.
+
+    uv run python bench/crazy_quilt_suits.py --variant classic --deals 1..1000 \\
+        [--size 1] [--budget 3000000] [--only 9,23,83]
+
+For each deal (or only the ``--only`` deals) it decides the smaller game of every set of
+``--size`` suits (:func:`spielcenter.solvers.crazy_quilt_suits.alone`: the kept suits' cards
+follow the rules, the others get out of their way) with the solver's exhaustive search, at most
+``--budget`` positions each. A smaller game that is lost proves the deal lost
+(:mod:`spielcenter.solvers.crazy_quilt_suits`).
+
+It prints how many smaller games were won, lost and undecided, the deals proven lost (with their
+suits and positions), the undecided ones, the time, and a JSON line. As a check of soundness it
+fails (exit 1) if a deal the stored lists hold as winnable comes out lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from itertools import combinations
+from typing import Any
+
+from tqdm import tqdm
+
+from spielcenter.games.cards import SUITS
+from spielcenter.games.crazy_quilt import VARIANTS, make
+from spielcenter.solvers import winnable
+from spielcenter.solvers.crazy_quilt import _decide, position_of
+from spielcenter.solvers.crazy_quilt_suits import alone
+
+GAME = "crazy-quilt"
+
+
+def deal_range(text: str) -> range:
+    """``A..B`` as the range of deal numbers A to B, both included."""
+    first, _, last = text.partition("..")
+    return range(int(first), int(last or first) + 1)
+
+
+def survey(variant: str, deals: list[int], size: int, budget: int) -> dict[str, Any]:
+    """Decide every smaller game of ``size`` suits of ``deals``; the tallies and the findings."""
+    game = make(variant)
+    sets = ["".join(kept) for kept in combinations(SUITS, size)]
+    tally: Counter[str] = Counter()
+    lost: list[dict[str, Any]] = []
+    undecided: list[str] = []
+    started = time.perf_counter()
+    for deal in tqdm(deals, desc=f"{variant}, {size} suit(s) alone", unit="deal"):
+        position = position_of(game.start(deal))
+        for suits in sets:
+            verdict, _ = _decide(alone(position, suits), budget, None, True, set())
+            tally[verdict.result] += 1
+            if verdict.result == "lost":
+                lost.append({"deal": deal, "suits": suits, "positions": verdict.nodes})
+            elif verdict.result == "unknown":
+                undecided.append(f"{deal} {suits}")
+    return {
+        "variant": variant,
+        "size": size,
+        "budget": budget,
+        "deals": len(deals),
+        "games": dict(tally),
+        "lost": lost,
+        "undecided": undecided,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=VARIANTS, default="classic")
+    parser.add_argument("--deals", type=deal_range, default=range(1, 1001))
+    parser.add_argument("--only", help="comma-separated deal numbers instead of --deals")
+    parser.add_argument("--size", type=int, choices=(1, 2, 3), default=1)
+    parser.add_argument("--budget", type=int, default=3_000_000)
+    args = parser.parse_args(argv)
+    deals = [int(d) for d in args.only.split(",")] if args.only else list(args.deals)
+    result = survey(args.variant, deals, args.size, args.budget)
+    games = result["games"]
+    print(
+        f"{args.variant}, {len(deals)} deals, {args.size} suit(s) alone, at most "
+        f"{args.budget:,} positions each: {games.get('won', 0)} won, {games.get('lost', 0)} lost, "
+        f"{games.get('unknown', 0)} undecided; {result['seconds']} s"
+    )
+    for found in result["lost"]:
+        print(f"  deal {found['deal']} lost: {found['suits']} ({found['positions']:,} positions)")
+    if result["undecided"]:
+        print(f"  undecided: {', '.join(result['undecided'])}")
+    listed = set(winnable.winnable_deals(GAME, args.variant))
+    wrong = sorted({found["deal"] for found in result["lost"]} & listed)
+    print(
+        json.dumps(
+            result | {"python": platform.python_version(), "at": datetime.now(UTC).isoformat()}
+        )
+    )
+    if wrong:
+        print(f"UNSOUND: listed as winnable but lost alone: {wrong}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

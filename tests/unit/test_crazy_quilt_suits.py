@@ -1,0 +1,291 @@
+"""Crazy Quilt's suits alone: a smaller game whose loss proves the real deal lost.
+
+The rules of the smaller game (docstring of :mod:`spielcenter.solvers.crazy_quilt_suits`) are read
+again here, independently of the solver, as a referee: the kept suits' cards play by the seed's
+rules; a card of another suit leaves the quilt as soon as a short end is free; the stock and the
+waste hold the kept suits' cards only. The referee checks the two claims a proof rests on:
+every real winning line, its other suits' moves dropped, wins the smaller game (so a lost smaller
+game means a lost deal), and the solver's verdicts on the smaller game agree with an exhaustive
+search that tries every legal move and remembers positions, nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from itertools import combinations
+from typing import NamedTuple
+
+import pytest
+
+from spielcenter.cli import main
+from spielcenter.cli.solve import EXIT_LOST
+from spielcenter.games.cards import ACE, KING, SUITS, Card
+from spielcenter.games.crazy_quilt import (
+    CELL_INDEX,
+    CELL_NAMES,
+    OUTSIDE,
+    SHORT_ENDS,
+    QuiltState,
+    apply_move,
+    is_won,
+    make,
+    parse_move,
+    ranks_touch,
+)
+from spielcenter.solvers.crazy_quilt import _decide, position_of, solve
+from spielcenter.solvers.crazy_quilt_suits import alone, lost_alone
+from spielcenter.solvers.winnable import winnable_deals
+
+from .test_crazy_quilt_solver import constructed_end_position, crossing_end_position
+
+SUIT_SETS = ["".join(kept) for size in (1, 2, 3) for kept in combinations(SUITS, size)]
+
+
+# -- the referee ---------------------------------------------------------------------------
+
+
+class Node(NamedTuple):
+    """A position of the smaller game: the quilt (other suits' ghosts already gone), the kept
+    stock (top first) and waste (bottom to top), foundation tops, redeals left."""
+
+    quilt: tuple[Card | None, ...]
+    stock: tuple[Card, ...]
+    waste: tuple[Card, ...]
+    up: tuple[int, ...]
+    down: tuple[int, ...]
+    left: int
+
+
+class Referee:
+    """The smaller game of ``state`` with only the cards of ``suits``."""
+
+    def __init__(self, state: QuiltState, suits: str) -> None:
+        self.suits = suits
+        self.round_the_corner = state.round_the_corner
+        keep = self.keeps
+        self.kept_cells = [c for c, card in enumerate(state.quilt) if card and keep(card)]
+        self.ghost_cells = [c for c, card in enumerate(state.quilt) if card and not keep(card)]
+        self.start = Node(
+            self.vanish(state.quilt),
+            tuple(card for card in state.stock if keep(card)),
+            tuple(card for card in state.waste if keep(card)),
+            tuple(top if s in suits else KING for s, top in zip(SUITS, state.up, strict=True)),
+            tuple(top if s in suits else ACE for s, top in zip(SUITS, state.down, strict=True)),
+            state.redeals_left,
+        )
+
+    def keeps(self, card: Card) -> bool:
+        return card.suit in self.suits
+
+    @staticmethod
+    def free(quilt: tuple[Card | None, ...], cell: int) -> bool:
+        """A card with a short end beyond the edge or at a gap (seed 000)."""
+        return quilt[cell] is not None and any(
+            end == OUTSIDE or quilt[end] is None for end in SHORT_ENDS[cell]
+        )
+
+    def vanish(self, quilt: tuple[Card | None, ...]) -> tuple[Card | None, ...]:
+        """Let every free card of another suit go, until none is free."""
+        while True:
+            ghosts = [cell for cell in self.ghost_cells if self.free(quilt, cell)]
+            if not ghosts:
+                return quilt
+            cells = list(quilt)
+            for cell in ghosts:
+                cells[cell] = None
+            quilt = tuple(cells)
+
+    @staticmethod
+    def homes(card: Card, node: Node) -> Iterator[tuple[str, Node]]:
+        """The foundations ``card`` follows on, with the node after it went there."""
+        suit = SUITS.index(card.suit)
+        if node.up[suit] == card.rank - 1:
+            up = (*node.up[:suit], card.rank, *node.up[suit + 1 :])
+            yield "u", node._replace(up=up)
+        if node.down[suit] == card.rank + 1:
+            down = (*node.down[:suit], card.rank, *node.down[suit + 1 :])
+            yield "d", node._replace(down=down)
+
+    def moves(self, node: Node) -> Iterator[tuple[str, Node]]:
+        """Every legal move of ``node`` in the engine's notation, with the node after it."""
+        if node.waste:
+            for mark, after in self.homes(node.waste[-1], node._replace(waste=node.waste[:-1])):
+                yield "w" + mark, after
+        for cell in self.kept_cells:
+            card = node.quilt[cell]
+            if card is None or not self.free(node.quilt, cell):
+                continue
+            gap = (*node.quilt[:cell], None, *node.quilt[cell + 1 :])
+            rest = node._replace(quilt=self.vanish(gap))
+            for mark, after in self.homes(card, rest):
+                yield CELL_NAMES[cell] + mark, after
+            top = node.waste[-1] if node.waste else None
+            if (
+                top
+                and top.suit == card.suit
+                and ranks_touch(card.rank, top.rank, self.round_the_corner)
+            ):
+                yield CELL_NAMES[cell] + "w", rest._replace(waste=(*node.waste, card))
+        if node.stock:
+            yield "s", node._replace(stock=node.stock[1:], waste=node.waste + node.stock[:1])
+        elif node.waste and node.left:
+            yield "r", node._replace(stock=node.waste, waste=(), left=node.left - 1)
+
+    @staticmethod
+    def won(node: Node) -> bool:
+        return all(top == KING for top in node.up) and all(top == ACE for top in node.down)
+
+    def replay(self, line: list[str]) -> Node:
+        """The node after ``line``; an illegal move fails the test."""
+        node = self.start
+        for text in line:
+            after = dict(self.moves(node))
+            assert text in after, f"{text} is not legal in the {self.suits} game"
+            node = after[text]
+        return node
+
+    def wins(self) -> bool:
+        """Exhaustive: every legal move tried, positions remembered, nothing else."""
+        seen: set[Node] = set()
+        todo = [self.start]
+        while todo:
+            node = todo.pop()
+            if self.won(node):
+                return True
+            for _, after in self.moves(node):
+                if after not in seen:
+                    seen.add(after)
+                    todo.append(after)
+        return False
+
+
+def projected(state: QuiltState, line: tuple[str, ...], suits: str) -> list[str]:
+    """The moves of a real line that move a card of ``suits``, and its redeals of a waste that
+    holds one (a redeal of other suits' cards alone turns nothing of the smaller game)."""
+    kept = []
+    for text in line:
+        move = parse_move(text)
+        if move.source == "r":
+            cards = list(state.waste)
+        elif move.source == "s":
+            cards = [state.stock[0]]
+        elif move.source == "w":
+            cards = [state.waste[-1]]
+        else:
+            cards = [state.quilt[CELL_INDEX[move.source]]]
+        if any(card is not None and card.suit in suits for card in cards):
+            kept.append(text)
+        state = apply_move(state, move)
+    assert is_won(state)
+    return kept
+
+
+def proofs(variant: str) -> dict[int, tuple[str, ...]]:
+    from spielcenter.solvers.winnable import list_path, read_proofs
+
+    return dict(read_proofs(list_path("crazy-quilt", variant)))
+
+
+# -- a real win is a win of every smaller game -----------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["classic", "round-the-corner", "second-redeal"])
+def test_every_real_winning_line_wins_each_smaller_game(variant: str) -> None:
+    """Rule: dropping the other suits' moves from a real win leaves a win of the kept suits."""
+    game = make(variant)
+    lines = proofs(variant)
+    for deal in list(lines)[:12]:
+        for suits in SUIT_SETS:
+            referee = Referee(game.start(deal), suits)
+            end = referee.replay(projected(game.start(deal), lines[deal], suits))
+            assert referee.won(end), f"deal {deal}, {suits} alone"
+
+
+def test_the_referee_refuses_a_move_of_a_left_out_suit() -> None:
+    state = make("classic").start(1)
+    suit = next(card.suit for card in state.quilt if card is not None)
+    other = next(s for s in SUITS if s != suit)
+    referee = Referee(state, other)
+    assert all(
+        text[:2] not in CELL_NAMES or state.quilt[CELL_INDEX[text[:2]]].suit == other
+        for text, _ in referee.moves(referee.start)
+    )
+
+
+# -- the solver's smaller game is the referee's ----------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_solver_decides_a_smaller_end_position_as_an_exhaustive_search_does(seed: int) -> None:
+    """Rule: ``lost`` only when no line of the smaller game founds every kept card."""
+    for state in (constructed_end_position(seed), crossing_end_position(seed)):
+        for suits in SUITS:
+            verdict, _ = _decide(alone(position_of(state), suits), 10**6, None, True, set())
+            referee = Referee(state, suits)
+            assert verdict.result == ("won" if referee.wins() else "lost"), (seed, suits)
+            if verdict.result == "won":
+                assert referee.won(referee.replay(verdict.moves)), (seed, suits)
+
+
+def test_the_solvers_wins_of_smaller_games_replay_under_the_referee() -> None:
+    game = make("classic")
+    for deal in range(1, 6):
+        for suits in SUIT_SETS[:10]:
+            verdict, _ = _decide(
+                alone(position_of(game.start(deal)), suits), 10**5, None, True, set()
+            )
+            if verdict.result == "won":
+                referee = Referee(game.start(deal), suits)
+                assert referee.won(referee.replay(verdict.moves)), (deal, suits)
+
+
+# -- deal 175 is lost -------------------------------------------------------------------------
+
+
+def test_the_diamonds_of_deal_175_alone_cannot_be_founded_in_two_passes() -> None:
+    """Rule: with one redeal, no order of play founds deal 175's diamonds (18 of them in the
+    stock), even with every other card out of their way: the referee's exhaustive search."""
+    referee = Referee(make("classic").start(175), "D")
+    assert len(referee.start.stock) == 18
+    assert not referee.wins()
+
+
+@pytest.mark.parametrize("variant", ["classic", "round-the-corner"])
+def test_solve_proves_deal_175_lost_by_its_diamonds(variant: str) -> None:
+    verdict = solve(175, variant, node_budget=100_000)
+    assert verdict.result == "lost"
+    assert verdict.proof == "the diamonds alone cannot all be founded"
+
+
+def test_with_a_second_redeal_deal_175_is_won() -> None:
+    """The second pass the variant adds is what the diamonds lack (the relaxation is not a
+    shortcut to "lost": it proves nothing where the real game can be won)."""
+    assert lost_alone(position_of(make("second-redeal").start(175)), 100_000).suits == ""
+    assert 175 in winnable_deals("crazy-quilt", "second-redeal")
+
+
+def test_no_deal_the_lists_hold_as_won_has_a_suit_that_is_lost_alone() -> None:
+    game = make("classic")
+    for deal in [d for d in winnable_deals("crazy-quilt", "classic") if d <= 150]:
+        assert lost_alone(position_of(game.start(deal)), 20_000).suits == "", deal
+
+
+def test_the_command_line_names_the_proof(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "crazy-quilt", "--deal", "175"]) == EXIT_LOST
+    out = capsys.readouterr().out
+    assert "deal 175: lost" in out
+    assert "the diamonds alone cannot all be founded" in out
+
+
+def test_the_json_answer_carries_the_proof(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "crazy-quilt", "--deal", "175", "--json"]) == EXIT_LOST
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["result"] == "lost"
+    assert answer["moves"] == []
+    assert answer["proof"] == "the diamonds alone cannot all be founded"
+
+
+def test_a_bad_suit_gets_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no suit 'X'"):
+        alone(position_of(make("classic").start(1)), "X")
