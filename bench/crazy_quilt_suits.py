@@ -28,19 +28,14 @@ from typing import Any
 
 from tqdm import tqdm
 
+from spielcenter.cli.solve import parse_range
 from spielcenter.games.cards import SUITS
 from spielcenter.games.crazy_quilt import VARIANTS, make
 from spielcenter.solvers import winnable
-from spielcenter.solvers.crazy_quilt import _decide, position_of
-from spielcenter.solvers.crazy_quilt_suits import alone
+from spielcenter.solvers.crazy_quilt import position_of
+from spielcenter.solvers.crazy_quilt_suits import decide_alone
 
 GAME = "crazy-quilt"
-
-
-def deal_range(text: str) -> range:
-    """``A..B`` as the range of deal numbers A to B, both included."""
-    first, _, last = text.partition("..")
-    return range(int(first), int(last or first) + 1)
 
 
 def survey(variant: str, deals: list[int], size: int, budget: int) -> dict[str, Any]:
@@ -54,7 +49,7 @@ def survey(variant: str, deals: list[int], size: int, budget: int) -> dict[str, 
     for deal in tqdm(deals, desc=f"{variant}, {size} suit(s) alone", unit="deal"):
         position = position_of(game.start(deal))
         for suits in sets:
-            verdict, _ = _decide(alone(position, suits), budget, None, True, set())
+            verdict = decide_alone(position, suits, budget)
             tally[verdict.result] += 1
             if verdict.result == "lost":
                 lost.append({"deal": deal, "suits": suits, "positions": verdict.nodes})
@@ -75,12 +70,19 @@ def survey(variant: str, deals: list[int], size: int, budget: int) -> dict[str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", choices=VARIANTS, default="classic")
-    parser.add_argument("--deals", type=deal_range, default=range(1, 1001))
+    parser.add_argument("--deals", default="1..1000", help="A..B, both included")
     parser.add_argument("--only", help="comma-separated deal numbers instead of --deals")
     parser.add_argument("--size", type=int, choices=(1, 2, 3), default=1)
     parser.add_argument("--budget", type=int, default=3_000_000)
     args = parser.parse_args(argv)
-    deals = [int(d) for d in args.only.split(",")] if args.only else list(args.deals)
+    if args.only:
+        deals = [int(deal) for deal in args.only.split(",")]
+    else:
+        try:
+            first, last = parse_range(args.deals)
+        except ValueError as exc:
+            parser.error(str(exc))
+        deals = list(range(first, last + 1))
     result = survey(args.variant, deals, args.size, args.budget)
     games = result["games"]
     print(

@@ -33,11 +33,14 @@ from spielcenter.games.crazy_quilt import (
     parse_move,
     ranks_touch,
 )
-from spielcenter.solvers.crazy_quilt import _decide, position_of, solve
-from spielcenter.solvers.crazy_quilt_suits import alone, lost_alone
+from spielcenter.solvers.crazy_quilt import position_of, solve
+from spielcenter.solvers.crazy_quilt_suits import alone, decide_alone, lost_alone
 from spielcenter.solvers.winnable import winnable_deals
 
 from .test_crazy_quilt_solver import constructed_end_position, crossing_end_position
+
+PROOF_175 = "the diamonds alone cannot all be founded, even with every other card out of their way"
+"""The proof of deal 175's loss, as `solve` and the command line give it."""
 
 SUIT_SETS = ["".join(kept) for size in (1, 2, 3) for kept in combinations(SUITS, size)]
 
@@ -221,7 +224,7 @@ def test_the_solver_decides_a_smaller_end_position_as_an_exhaustive_search_does(
     """Rule: ``lost`` only when no line of the smaller game founds every kept card."""
     for state in (constructed_end_position(seed), crossing_end_position(seed)):
         for suits in SUITS:
-            verdict, _ = _decide(alone(position_of(state), suits), 10**6, None, True, set())
+            verdict = decide_alone(position_of(state), suits, 10**6)
             referee = Referee(state, suits)
             assert verdict.result == ("won" if referee.wins() else "lost"), (seed, suits)
             if verdict.result == "won":
@@ -232,9 +235,7 @@ def test_the_solvers_wins_of_smaller_games_replay_under_the_referee() -> None:
     game = make("classic")
     for deal in range(1, 6):
         for suits in SUIT_SETS[:10]:
-            verdict, _ = _decide(
-                alone(position_of(game.start(deal)), suits), 10**5, None, True, set()
-            )
+            verdict = decide_alone(position_of(game.start(deal)), suits, 10**5)
             if verdict.result == "won":
                 referee = Referee(game.start(deal), suits)
                 assert referee.won(referee.replay(verdict.moves)), (deal, suits)
@@ -255,7 +256,7 @@ def test_the_diamonds_of_deal_175_alone_cannot_be_founded_in_two_passes() -> Non
 def test_solve_proves_deal_175_lost_by_its_diamonds(variant: str) -> None:
     verdict = solve(175, variant, node_budget=100_000)
     assert verdict.result == "lost"
-    assert verdict.proof == "the diamonds alone cannot all be founded"
+    assert verdict.proof == PROOF_175
 
 
 def test_with_a_second_redeal_deal_175_is_won() -> None:
@@ -275,7 +276,7 @@ def test_the_command_line_names_the_proof(capsys: pytest.CaptureFixture[str]) ->
     assert main(["solve", "crazy-quilt", "--deal", "175"]) == EXIT_LOST
     out = capsys.readouterr().out
     assert "deal 175: lost" in out
-    assert "the diamonds alone cannot all be founded" in out
+    assert f"no winning line exists: {PROOF_175}" in out
 
 
 def test_the_json_answer_carries_the_proof(capsys: pytest.CaptureFixture[str]) -> None:
@@ -283,7 +284,7 @@ def test_the_json_answer_carries_the_proof(capsys: pytest.CaptureFixture[str]) -
     answer = json.loads(capsys.readouterr().out)
     assert answer["result"] == "lost"
     assert answer["moves"] == []
-    assert answer["proof"] == "the diamonds alone cannot all be founded"
+    assert answer["proof"] == PROOF_175
 
 
 def test_a_bad_suit_gets_a_clear_error() -> None:

@@ -127,8 +127,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _verdict_json(verdict: cruel_solver.Verdict) -> dict[str, object]:
-    out: dict[str, object] = {"result": verdict.result, "moves": verdict.moves}
-    out["nodes"] = verdict.nodes
+    out: dict[str, object] = {
+        "result": verdict.result,
+        "moves": verdict.moves,
+        "nodes": verdict.nodes,
+    }
     if verdict.proof:
         out["proof"] = verdict.proof
     return out
@@ -139,10 +142,7 @@ def _verdict_text(name: str, variant: str, deal: int, verdict: cruel_solver.Verd
     if verdict.result == "won":
         return f"{head}\nmoves ({len(verdict.moves)}): {' '.join(verdict.moves)}"
     if verdict.result == "lost" and verdict.proof:
-        return (
-            f"{head}\nno winning line exists: {verdict.proof},"
-            " even with every other card out of their way"
-        )
+        return f"{head}\nno winning line exists: {verdict.proof}"
     if verdict.result == "lost":
         return f"{head}\nno winning line exists (the search was exhaustive)"
     return f"{head}\nundecided: the budget ran out"

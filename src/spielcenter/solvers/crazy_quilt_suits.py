@@ -36,8 +36,9 @@ from typing import Final
 
 from spielcenter.games.cards import ACE, KING, SUITS
 from spielcenter.solvers.crazy_quilt import Position, _decide
+from spielcenter.solvers.cruel import Verdict
 
-__all__ = ["SUIT_NAMES", "SuitsProof", "alone", "lost_alone"]
+__all__ = ["SUIT_NAMES", "SuitsProof", "alone", "decide_alone", "lost_alone"]
 
 SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 """The English name of each suit letter, for the proof's wording."""
@@ -54,7 +55,9 @@ class SuitsProof:
 
     def __str__(self) -> str:
         names = " and ".join(SUIT_NAMES[suit] for suit in self.suits)
-        return f"the {names} alone cannot all be founded"
+        return (
+            f"the {names} alone cannot all be founded, even with every other card out of their way"
+        )
 
 
 def alone(position: Position, suits: str) -> Position:
@@ -87,6 +90,14 @@ def _complete(
     return a, b, c, d
 
 
+def decide_alone(position: Position, suits: str, node_budget: int) -> Verdict:
+    """Decide the smaller game of ``position`` with only ``suits``: the solver's exhaustive
+    search with the check across the redeal, at most ``node_budget`` positions. Its ``lost``
+    proves ``position`` lost; its ``won`` proves nothing of ``position``."""
+    verdict, _ = _decide(alone(position, suits), node_budget, None, True, set())
+    return verdict
+
+
 def lost_alone(position: Position, node_budget: int, sizes: Iterable[int] = (1,)) -> SuitsProof:
     """Search the smaller game of every set of ``sizes`` suits (one suit alone by default) until
     one is proven lost; each search may spend an even share of ``node_budget`` positions.
@@ -97,7 +108,7 @@ def lost_alone(position: Position, node_budget: int, sizes: Iterable[int] = (1,)
     share = max(node_budget // max(len(sets), 1), 1)
     nodes = 0
     for suits in sets:
-        verdict, _ = _decide(alone(position, suits), share, None, True, set())
+        verdict = decide_alone(position, suits, share)
         nodes += verdict.nodes
         if verdict.result == "lost":
             return SuitsProof(suits, nodes)
