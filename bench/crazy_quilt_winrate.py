@@ -2,7 +2,7 @@
 
     uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --deals 1000 \\
         [--budget 200000] [--honest-budget 50000] [--minutes 60] \\
-        [--beams widening|restarts] [--jsonl FILE] [--add-winnable]
+        [--beams widening|restarts|wide-restarts] [--jsonl FILE] [--add-winnable]
 
 For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have
 passed (the deal in progress is finished), it runs
@@ -63,10 +63,7 @@ def add_to_winnable(variant: str, deal: int, moves: list[str]) -> bool:
     """Add ``deal`` to the winnable list if ``moves`` replay to a won game; whether it did."""
     if not winnable.replays_to_won(GAME, variant, deal, moves):
         return False
-    path = winnable.list_path(GAME, variant)
-    proofs = winnable.read_proofs(path)
-    if deal not in proofs:
-        winnable.write_list(path, GAME, variant, {**proofs, deal: tuple(moves)})
+    winnable.add_proof(winnable.list_path(GAME, variant), GAME, variant, deal, moves)
     return True
 
 

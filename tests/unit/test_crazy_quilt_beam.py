@@ -29,11 +29,15 @@ from spielcenter.solvers.crazy_quilt_beam import (
     PLANS,
     SCORES,
     SHAKEN_SCORE,
+    WIDE_WIDTH,
     _best_of_each_foundation_state_first,
     _Node,
     beam_search,
     restart_plan,
+    run_beams,
     shaken_restarts,
+    wide_restart_plan,
+    wide_restarts,
     widening_beams,
 )
 from tests.unit.test_crazy_quilt_solver import (
@@ -278,6 +282,40 @@ def test_the_shaken_restarts_stop_at_their_budget_and_their_deadline() -> None:
     assert spent.result == "unknown" and 50_000 <= spent.nodes < 60_000
     late = shaken_restarts(position, node_budget=10**9, deadline=time.monotonic() - 1)
     assert late.result == "unknown" and late.nodes < 10**5
+
+
+def test_the_wide_restarts_are_nine_times_as_wide_and_take_the_scores_in_turn() -> None:
+    assert WIDE_WIDTH == 9 * 16
+    assert [wide_restart_plan(seed) for seed in range(1001, 1004)] == [
+        (144, SCORES[1001 % 3]),
+        (144, SCORES[1002 % 3]),
+        (144, SCORES[1003 % 3]),
+    ]
+
+
+def test_the_wide_restarts_win_a_deal_the_narrow_restarts_do_not() -> None:
+    # Classic deal 560: the narrow restarts did not win it at 30 000 000 positions. A wide
+    # restart (a diverse shaken beam of width 144) wins it in about 230 000; at 300 000 neither
+    # the narrow restarts nor the widening beams do. The line replays to a won game.
+    position = position_of(start_state(560, "classic"))
+    wide = wide_restarts(position, node_budget=300_000)
+    assert wide.result == "won" and wide.nodes <= 300_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(560, wide.moves)) is Status.WON
+    assert shaken_restarts(position, node_budget=300_000).result == "unknown"
+    assert widening_beams(position, node_budget=300_000).result == "unknown"
+
+
+def test_the_beams_are_run_by_their_names() -> None:
+    position = position_of(start_state(9, "classic"))
+    for name, beams in (
+        ("widening", widening_beams),
+        ("restarts", shaken_restarts),
+        ("wide-restarts", wide_restarts),
+    ):
+        assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
+    with pytest.raises(ValueError, match="no beams 'narrow'; the beams are widening, restarts, "):
+        run_beams("narrow", position, node_budget=30_000)
 
 
 def test_beams_sharing_their_checks_answer_alike_and_spend_less() -> None:

@@ -301,6 +301,15 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_widening_beams()
     assert game.status(game.replay(193, verdict.moves)) is Status.WON
 
 
+def test_the_solver_may_run_the_wide_restarts_in_place_of_its_widening_beams() -> None:
+    # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it in the
+    # beams' three quarters of 400 000 positions; the line replays to a won game.
+    verdict = solve(560, "classic", node_budget=400_000, beams="wide-restarts")
+    assert verdict.result == "won" and verdict.nodes <= 400_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(560, verdict.moves)) is Status.WON
+
+
 # -- bad input ------------------------------------------------------------------------------
 
 
@@ -316,7 +325,9 @@ def test_a_state_of_another_variant_is_refused() -> None:
 
 
 def test_beams_the_solver_does_not_have_are_refused() -> None:
-    with pytest.raises(ValueError, match="no beams 'widest'; the beams are widening, restarts"):
+    with pytest.raises(
+        ValueError, match=r"no beams 'widest'; the beams are widening, restarts, wide-restarts$"
+    ):
         solve(1, "classic", beams="widest")
 
 

@@ -18,6 +18,7 @@ from spielcenter.solvers import winnable
 from spielcenter.solvers.winnable import (
     NoWinnableListError,
     WinnableListError,
+    add_proof,
     list_path,
     read_list,
     read_proofs,
@@ -264,7 +265,7 @@ def test_grow_with_restarts_adds_exactly_the_deals_the_restarts_win(lists_in: Pa
     won = [
         deal
         for deal in range(1, 3)
-        if solve_deal("crazy-quilt", "classic", deal, budget, restarts=True).result == "won"
+        if solve_deal("crazy-quilt", "classic", deal, budget, beams="restarts").result == "won"
     ]
     argv = ["winnable", "grow", "crazy-quilt", "--count", "2", "--budget", str(budget)]
     assert main([*argv, "--restarts", "--quiet"]) == 0
@@ -274,9 +275,66 @@ def test_grow_with_restarts_adds_exactly_the_deals_the_restarts_win(lists_in: Pa
     assert f"{len(won)} proven winnable added" in capsys.readouterr().out
 
 
+def test_grow_with_wide_restarts_adds_exactly_the_deals_the_wide_restarts_win(
+    lists_in: Path, capsys
+):
+    budget = 300_000
+    won = [
+        deal
+        for deal in (560, 561)
+        if solve_deal("crazy-quilt", "classic", deal, budget, beams="wide-restarts").result == "won"
+    ]
+    argv = ["winnable", "grow", "crazy-quilt", "--count", "2", "--start", "560"]
+    assert main([*argv, "--budget", str(budget), "--wide-restarts", "--quiet"]) == 0
+    proofs = read_proofs(lists_in / "crazy-quilt-classic.txt")
+    assert tuple(proofs) == tuple(won) and 560 in won
+    assert all(replays_to_won("crazy-quilt", "classic", d, line) for d, line in proofs.items())
+    assert f"{len(won)} proven winnable added" in capsys.readouterr().out
+
+
+def test_grow_takes_one_kind_of_beams(lists_in: Path, capsys):
+    argv = ["winnable", "grow", "crazy-quilt", "--count", "1", "--restarts", "--wide-restarts"]
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == EXIT_BAD_INPUT
+    assert "not allowed with argument --restarts" in capsys.readouterr().err
+    assert list(lists_in.iterdir()) == []
+
+
 def test_the_restarts_are_crazy_quilts_only() -> None:
-    with pytest.raises(ValueError, match="Crazy Quilt"):
-        solve_deal("cruel", "classic", 1, 100, restarts=True)
+    for beams in ("restarts", "wide-restarts"):
+        with pytest.raises(ValueError, match="Crazy Quilt"):
+            solve_deal("cruel", "classic", 1, 100, beams=beams)
+
+
+def test_a_win_added_by_another_run_meanwhile_stays_in_the_list(lists_in: Path):
+    # Two runs grow one list (one a core): each read the list when it began. A run that wrote
+    # back what it read, plus its own win, would drop the other's; add_proof reads again.
+    path = lists_in / "cruel-classic.txt"
+    write_list(path, "cruel", "classic", {3: ["3f"]})
+    first_run_read = read_proofs(path)
+    assert add_proof(path, "cruel", "classic", 4, ["4f"])  # the second run's win
+    assert add_proof(path, "cruel", "classic", 5, ["5f"]) and 5 not in first_run_read
+    assert read_list(path) == (3, 4, 5)
+
+
+def test_a_deal_already_listed_is_not_added_again(lists_in: Path):
+    path = lists_in / "cruel-classic.txt"
+    write_list(path, "cruel", "classic", {3: ["a", "b"]})
+    assert not add_proof(path, "cruel", "classic", 3, ["c"])
+    assert read_proofs(path) == {3: ("a", "b")}
+
+
+def test_runs_adding_at_once_keep_every_win(lists_in: Path):
+    # The lock: eight threads, each its own open of the folder, add eight deals at once.
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = lists_in / "cruel-classic.txt"
+    with ThreadPoolExecutor(8) as pool:
+        added = list(
+            pool.map(lambda d: add_proof(path, "cruel", "classic", d, [f"{d}f"]), range(1, 9))
+        )
+    assert added == [True] * 8 and read_list(path) == tuple(range(1, 9))
 
 
 @pytest.mark.parametrize(

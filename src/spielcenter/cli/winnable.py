@@ -5,7 +5,10 @@ list (from ``--start``, else from just after the list's last number), replays ea
 through the engine and adds the deals it won, each with its line, to
 ``solvers/winnable/<game>-<variant>.txt``; the file is rewritten after every new win, so an
 interrupted run keeps what it proved. With ``--restarts`` (Crazy Quilt) the deals are searched by
-the beams' shaken restarts instead of the solver: they win deals the solver leaves unknown.
+the beams' shaken restarts instead of the solver: they win deals the solver leaves unknown; with
+``--wide-restarts`` by the wide restarts, for deals the narrow ones left unknown. Two runs may
+grow the same list at once (one a core): each adds its wins to the list as it is then, and skips
+the deals the other has won.
 ``winnable list GAME --variant V`` prints how many deals the list holds and their range.
 Exit status: 0 done, 2 bad input or a malformed list.
 """
@@ -43,10 +46,20 @@ def register(subparsers: Any) -> None:
     grow.add_argument("--budget", type=int, help="positions per deal (default: per game)")
     grow.add_argument("--time-limit", type=float, help="seconds per deal (default: none)")
     grow.add_argument("--minutes", type=float, help="stop after this many minutes in all")
-    grow.add_argument(
+    beams = grow.add_mutually_exclusive_group()
+    beams.add_argument(
         "--restarts",
-        action="store_true",
+        action="store_const",
+        const="restarts",
+        dest="beams",
         help="Crazy Quilt: search with many shaken narrow beams instead of the solver",
+    )
+    beams.add_argument(
+        "--wide-restarts",
+        action="store_const",
+        const="wide-restarts",
+        dest="beams",
+        help="Crazy Quilt: search with shaken beams nine times as wide instead of the solver",
     )
     grow.add_argument("--quiet", action="store_true", help="no progress bar")
     grow.set_defaults(func=cmd_grow)
@@ -92,8 +105,10 @@ def _check_grow(args: argparse.Namespace) -> None:
     for option, value in (("--time-limit", args.time_limit), ("--minutes", args.minutes)):
         if value is not None and value <= 0:
             raise ValueError(f"{option} must be positive, not {value}")
-    if args.restarts and canonical_name(args.game) != "crazy-quilt":
-        raise ValueError("--restarts is for crazy-quilt only (the shaken restarts of its beams)")
+    if args.beams is not None and canonical_name(args.game) != "crazy-quilt":
+        raise ValueError(
+            f"--{args.beams} is for crazy-quilt only (the shaken restarts of its beams)"
+        )
 
 
 def cmd_grow(args: argparse.Namespace) -> int:
@@ -102,7 +117,7 @@ def cmd_grow(args: argparse.Namespace) -> int:
         name, variant = _game_and_variant(args)
         _check_grow(args)
         path = winnable.list_path(name, variant)
-        known = winnable.read_proofs(path)
+        known = winnable.read_proofs(path)  # read once here to refuse a malformed list
     except (ValueError, WinnableListError) as exc:
         return _error(str(exc))
     budget = args.budget or DEFAULT_BUDGETS[name]
@@ -112,14 +127,12 @@ def cmd_grow(args: argparse.Namespace) -> int:
     added = 0
     bar = tqdm(total=args.count, desc=f"{name} {variant}", unit="deal", disable=args.quiet)
     while len(tried) < args.count and (stop_at is None or time.monotonic() < stop_at):
-        if deal not in known:
+        if deal not in winnable.read_proofs(path):  # again: another run may have won it
             line = winnable.proven_line(
-                name, variant, deal, budget, args.time_limit, restarts=args.restarts
+                name, variant, deal, budget, args.time_limit, beams=args.beams
             )
-            if line is not None:
-                known[deal] = line
+            if line is not None and winnable.add_proof(path, name, variant, deal, line):
                 added += 1
-                winnable.write_list(path, name, variant, known)
             tried.append(deal)
             bar.update(1)
             bar.set_postfix(won=added)
@@ -128,7 +141,7 @@ def cmd_grow(args: argparse.Namespace) -> int:
     tried_range = f"deals {tried[0]}..{tried[-1]}" if tried else "no deal"
     sys.stdout.write(
         f"{name} {variant}: tried {len(tried)} ({tried_range}), {added} proven winnable added\n"
-        f"{_summary(name, variant, tuple(sorted(known)))}\n"
+        f"{_summary(name, variant, winnable.read_list(path))}\n"
     )
     return 0
 

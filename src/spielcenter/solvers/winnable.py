@@ -17,10 +17,12 @@ naming the file and the line.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -155,6 +157,32 @@ def write_list(path: Path, game: str, variant: str, proofs: Mapping[int, Sequenc
     _cached.cache_clear()
 
 
+def add_proof(path: Path, game: str, variant: str, deal: int, moves: Sequence[str]) -> bool:
+    """Add ``deal`` with its winning line to the list at ``path`` unless it is there already;
+    whether it was added. The list is read again under a lock first, so that two runs growing
+    the same list at once (one a core) both keep their wins: each would otherwise write back
+    the list it read at its start, without the other's new deals."""
+    with _locked(path.parent):
+        proofs = read_proofs(path)
+        if deal in proofs:
+            return False
+        write_list(path, game, variant, {**proofs, deal: tuple(moves)})
+        return True
+
+
+@contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``directory`` (the lists' own folder: a lock file beside the
+    list would be swapped out by the list's own replacement, or left behind)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    handle = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
 def solve_deal(
     game: str,
     variant: str,
@@ -162,14 +190,15 @@ def solve_deal(
     node_budget: int,
     time_budget: float | None = None,
     *,
-    restarts: bool = False,
+    beams: str | None = None,
 ) -> Verdict:
     """The solver's verdict on ``deal`` of ``game`` (Cruel or Crazy Quilt) in ``variant``; with
-    ``restarts``, the Crazy Quilt shaken restarts'
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`) instead of the solver's."""
+    ``beams`` (one of :data:`~spielcenter.solvers.crazy_quilt.BEAMS`, e.g. ``restarts``), the
+    verdict of those Crazy Quilt beams alone
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.run_beams`) instead of the solver's."""
     name = canonical_name(game)
-    if restarts and name != "crazy-quilt":
-        raise ValueError(f"{name}: the shaken restarts are Crazy Quilt's (not {name}'s)")
+    if beams is not None and name != "crazy-quilt":
+        raise ValueError(f"{name}: the beams ({beams}) are Crazy Quilt's (not {name}'s)")
     if name == "cruel":
         from . import cruel
 
@@ -177,19 +206,21 @@ def solve_deal(
     if name == "crazy-quilt":
         from . import crazy_quilt
 
-        if restarts:
-            return _restarts(deal, variant, node_budget, time_budget)
+        if beams is not None:
+            return _beams_alone(beams, deal, variant, node_budget, time_budget)
         return crazy_quilt.solve(deal, variant, node_budget=node_budget, time_budget=time_budget)
     raise ValueError(f"{name}: no solver, so no winnable deals (only cruel and crazy-quilt)")
 
 
-def _restarts(deal: int, variant: str, node_budget: int, time_budget: float | None) -> Verdict:
+def _beams_alone(
+    beams: str, deal: int, variant: str, node_budget: int, time_budget: float | None
+) -> Verdict:
     from .crazy_quilt import position_of, start_state
-    from .crazy_quilt_beam import shaken_restarts
+    from .crazy_quilt_beam import run_beams
 
     deadline = None if time_budget is None else time.monotonic() + time_budget
     position = position_of(start_state(deal, variant))
-    return shaken_restarts(position, node_budget=node_budget, deadline=deadline)
+    return run_beams(beams, position, node_budget=node_budget, deadline=deadline)
 
 
 def replays_to_won(game: str, variant: str, deal: int, moves: Iterable[str]) -> bool:
@@ -205,12 +236,12 @@ def proven_line(
     node_budget: int,
     time_budget: float | None = None,
     *,
-    restarts: bool = False,
+    beams: str | None = None,
 ) -> tuple[str, ...] | None:
     """The solver's winning line for ``deal`` when it finds one within its budget and the line
     replays to a won game (the test every deal passes before it joins a list), else ``None``.
-    ``restarts``: search with the Crazy Quilt shaken restarts (see :func:`solve_deal`)."""
-    verdict = solve_deal(game, variant, deal, node_budget, time_budget, restarts=restarts)
+    ``beams``: search with those Crazy Quilt beams alone (see :func:`solve_deal`)."""
+    verdict = solve_deal(game, variant, deal, node_budget, time_budget, beams=beams)
     if verdict.result == "won" and replays_to_won(game, variant, deal, verdict.moves):
         return tuple(verdict.moves)
     return None
