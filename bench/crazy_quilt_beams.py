@@ -1,12 +1,13 @@
 """Crazy Quilt beams alone on chosen deals: which of the solver's beams win them, at what cost.
 
     uv run python bench/crazy_quilt_beams.py --variant classic --beams wide-restarts \\
-        --only 9,95,289 [--budget 60000000] [--jsonl FILE] [--add-winnable]
+        --only 9,95,289 [--budget 60000000] [--width 432] [--jsonl FILE] [--add-winnable]
 
 For each deal of ``--only`` (or of the range ``--deals A..B``) it runs the beams named by
 ``--beams`` (:func:`spielcenter.solvers.crazy_quilt_beam.run_beams`: ``widening``, ``restarts``
 or ``wide-restarts``) alone, without the rest of the solver, with at most ``--budget``
-positions a deal. This is the search ``spielcenter winnable grow --restarts`` or
+positions a deal; ``--width`` gives the wide restarts another width than their 144 (a trial).
+This is the search ``spielcenter winnable grow --restarts`` or
 ``--wide-restarts`` runs, with the figures a run should publish: each deal's verdict,
 positions and seconds, and at the end the deals won and not won.
 
@@ -31,9 +32,19 @@ from spielcenter.cli.solve import parse_range
 from spielcenter.games.crazy_quilt import VARIANTS
 from spielcenter.games.shuffle import check_deal
 from spielcenter.solvers import winnable
-from spielcenter.solvers.crazy_quilt import BEAMS
+from spielcenter.solvers.crazy_quilt import BEAMS, Verdict, position_of, start_state
+from spielcenter.solvers.crazy_quilt_beam import wide_restarts
 
 GAME = "crazy-quilt"
+
+
+def solve(args: argparse.Namespace, deal: int) -> Verdict:
+    """The beams' verdict on ``deal``: as ``winnable grow`` searches, or wide restarts of
+    ``--width``."""
+    if args.width is None:
+        return winnable.solve_deal(GAME, args.variant, deal, args.budget, beams=args.beams)
+    position = position_of(start_state(deal, args.variant))
+    return wide_restarts(position, node_budget=args.budget, width=args.width)
 
 
 def run(args: argparse.Namespace, deals: list[int]) -> list[dict[str, Any]]:
@@ -43,11 +54,12 @@ def run(args: argparse.Namespace, deals: list[int]) -> list[dict[str, Any]]:
     bar = tqdm(deals, desc=f"{args.variant} {args.beams}", unit="deal")
     for deal in bar:
         began = time.perf_counter()
-        verdict = winnable.solve_deal(GAME, args.variant, deal, args.budget, beams=args.beams)
+        verdict = solve(args, deal)
         record: dict[str, Any] = {
             "deal": deal,
             "variant": args.variant,
             "beams": args.beams,
+            "width": args.width,
             "result": verdict.result,
             "nodes": verdict.nodes,
             "seconds": round(time.perf_counter() - began, 1),
@@ -72,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", default="1..10", help="A..B, both included")
     parser.add_argument("--only", help="comma-separated deal numbers instead of --deals")
     parser.add_argument("--budget", type=int, default=60_000_000, help="positions per deal")
+    parser.add_argument("--width", type=int, help="wide restarts of this width (a trial)")
     parser.add_argument("--jsonl", type=Path, help="append one JSON record per deal here")
     parser.add_argument(
         "--add-winnable", action="store_true", help="add the won deals to the winnable list"
@@ -85,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             deals = list(range(first, last + 1))
     except ValueError as exc:
         parser.error(str(exc))
+    if args.width is not None and (args.beams != "wide-restarts" or args.width < 1):
+        parser.error("--width is a positive width, for --beams wide-restarts only")
     if args.budget <= 0:
         parser.error(f"--budget must be a positive number of positions, not {args.budget}")
     records = run(args, deals)
@@ -98,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         "variant": args.variant,
         "beams": args.beams,
         "budget": args.budget,
+        "width": args.width,
         "won": won,
         "not_won": [r["deal"] for r in records if r["deal"] not in won],
         "seconds": round(sum(r["seconds"] for r in records), 1),

@@ -293,6 +293,28 @@ def test_the_wide_restarts_are_nine_times_as_wide_and_take_the_scores_in_turn() 
     ]
 
 
+@pytest.mark.parametrize("width", [144, 432])
+def test_the_first_wide_restart_is_the_diverse_beam_of_seed_1001(width: int) -> None:
+    # Deal 9 is large: the first beam alone spends the 30 000 positions.
+    position = position_of(start_state(9, "classic"))
+    first = beam_search(
+        position,
+        width=width,
+        node_budget=30_000,
+        weights=SCORES[1001 % 3],
+        seed=1001,
+        diverse=True,
+    )
+    assert wide_restarts(position, node_budget=30_000, width=width) == first
+    if width == WIDE_WIDTH:
+        assert wide_restarts(position, node_budget=30_000) == first
+
+
+def test_a_wide_restart_keeps_at_least_one_position() -> None:
+    with pytest.raises(ValueError, match="at least one position, not 0"):
+        wide_restarts(position_of(start_state(9, "classic")), node_budget=1_000, width=0)
+
+
 def test_the_wide_restarts_win_a_deal_the_narrow_restarts_do_not() -> None:
     # Classic deal 560: the narrow restarts did not win it at 30 000 000 positions. A wide
     # restart (a diverse shaken beam of width 144) wins it in about 230 000; at 300 000 neither

@@ -527,35 +527,42 @@ WIDE_FIRST_SEED: Final = 1001
 reaches in any budget we run, so a deal they gave up on meets new shakes."""
 
 
-def wide_restart_plan(seed: int) -> tuple[int, Weights]:
+def wide_restart_plan(seed: int, width: int = WIDE_WIDTH) -> tuple[int, Weights]:
     """The width and progress score of the wide restart with ``seed`` (1001, 1002, …): width
-    :data:`WIDE_WIDTH`, the scores of :data:`SCORES` in turn."""
-    return WIDE_WIDTH, SCORES[seed % len(SCORES)]
+    ``width`` (:data:`WIDE_WIDTH` unless asked), the scores of :data:`SCORES` in turn."""
+    return width, SCORES[seed % len(SCORES)]
 
 
 def wide_restarts(
-    position: Position, *, node_budget: int, deadline: float | None = None
+    position: Position,
+    *,
+    node_budget: int,
+    deadline: float | None = None,
+    width: int = WIDE_WIDTH,
 ) -> Verdict:
-    """Diverse shaken beams of width :data:`WIDE_WIDTH` with seeds 1001, 1002, … (by
-    :func:`wide_restart_plan`) until one decides or ``node_budget`` positions are spent; they
-    share their relaxed checks.
+    """Diverse shaken beams of width ``width`` (:data:`WIDE_WIDTH` unless asked) with seeds
+    1001, 1002, … (by :func:`wide_restart_plan`) until one decides or ``node_budget``
+    positions are spent; they share their relaxed checks.
 
     For the deals the narrow restarts of :func:`shaken_restarts` left unknown even at
     100 000 000 positions. There the narrow beams die early because each keeps too few
     variations of a good early line to get one through the pass; a wide beam keeps enough, and
     its shake and its diversity still send each restart down other lines. A restart costs
-    about nine narrow ones, so these come second: on 14 such classic deals they won 6 within
-    60 000 000 positions (113, 248, 441, 560, 610, 917; docs/winrates-crazy-quilt.md, *Wide
-    shaken beams*). Deterministic, as the narrow restarts are.
+    about nine narrow ones, so these come second: on the 30 such classic deals of 1–1000 they
+    won 7 within 60 000 000 positions (113, 248, 441, 461, 560, 610, 917), round the corner 642
+    (docs/winrates-crazy-quilt.md, *Wide shaken beams*). Deterministic, as the narrow restarts
+    are. Other widths are for trials (``bench/crazy_quilt_beams.py --width``).
     """
-    return _beams_in_turn(position, _wide_restarts(), node_budget, deadline)
+    if width < 1:
+        raise ValueError(f"a beam keeps at least one position, not {width}")
+    return _beams_in_turn(position, _wide_restarts(width), node_budget, deadline)
 
 
-def _wide_restarts() -> Iterator[BeamPlan]:
+def _wide_restarts(width: int) -> Iterator[BeamPlan]:
     """The beams of :func:`wide_restarts` (a generator function, as :func:`_restarts` is)."""
     for seed in itertools.count(WIDE_FIRST_SEED):
-        width, weights = wide_restart_plan(seed)
-        yield width, weights, seed, True
+        beam_width, weights = wide_restart_plan(seed, width)
+        yield beam_width, weights, seed, True
 
 
 def run_beams(
