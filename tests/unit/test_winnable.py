@@ -318,6 +318,23 @@ def test_a_win_added_by_another_run_meanwhile_stays_in_the_list(lists_in: Path):
     assert read_list(path) == (3, 4, 5)
 
 
+def test_grow_skips_a_deal_another_run_won_while_it_ran(lists_in: Path, monkeypatch):
+    # While this run solves deal 1, another run adds deal 2 to the list: this run goes on to 3.
+    path = lists_in / "cruel-classic.txt"
+    asked: list[int] = []
+
+    def proven_line(game, variant, deal, *args, **kwargs):
+        asked.append(deal)
+        if deal == 1:
+            add_proof(path, "cruel", "classic", 2, ["2f"])  # the other run's win
+        return None
+
+    monkeypatch.setattr(winnable, "proven_line", proven_line)
+    argv = ["winnable", "grow", "cruel", "--count", "2", "--start", "1", "--quiet"]
+    assert main(argv) == 0
+    assert asked == [1, 3] and read_list(path) == (2,)
+
+
 def test_a_deal_already_listed_is_not_added_again(lists_in: Path):
     path = lists_in / "cruel-classic.txt"
     write_list(path, "cruel", "classic", {3: ["a", "b"]})
