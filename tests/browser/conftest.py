@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
-from .ui import DESKTOP, PHONE, PageFactory
+from .ui import DESKTOP, PageFactory
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -29,6 +29,8 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SERVER_START_TIMEOUT_S = 60
+PHONE_LAYOUT_WIDTH = 700
+"""Narrower than this the pages take their phone layout (the CSS's max-width: 699px)."""
 
 
 def _free_port() -> int:
@@ -114,18 +116,20 @@ def unhurried_expectations() -> Iterator[None]:
 def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
     """Open the Spielcenter in a fresh context: `open_page(viewport=PHONE, locale="de-DE")`.
 
-    The phone viewport comes with a touch screen, so its tests can tap.
+    A phone's viewport (narrower than the phone layout's 700 px) comes with a touch screen,
+    so its tests can tap.
     """
     contexts = []
     errors: list[str] = []
 
     def factory(viewport: ViewportSize = DESKTOP, locale: str = "en-GB") -> Page:
+        phone = viewport["width"] < PHONE_LAYOUT_WIDTH
         context = browser.new_context(
             viewport=viewport,
             locale=locale,
             base_url=server_url,
-            has_touch=viewport == PHONE,
-            is_mobile=viewport == PHONE,
+            has_touch=phone,
+            is_mobile=phone,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

@@ -197,6 +197,16 @@ def deal_where(
     raise AssertionError("no deal found")
 
 
+def wait_for_helpful_giving(page: Page) -> None:
+    """Wait (passing windows where nothing fits) until a giving window offers a die that helps."""
+    for _ in range(MAX_STEPS):
+        wait_for_giving(page)
+        if page.locator(".sq-giving .die-slot.helpful").count():
+            return
+        click_and_wait(page, ".sq-giving .giving-pass")
+    raise AssertionError("no giving window offered a helpful die")
+
+
 def wait_for_giving(page: Page) -> None:
     """Wait until a giving window opens for the player, playing short turns of her own
     (roll, end) while she is the one at turn."""

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from .speedquilt_ui import (
     answer_giving,
@@ -23,10 +23,14 @@ from .speedquilt_ui import (
     open_table,
     play_to_the_end,
     wait_for_giving,
+    wait_for_helpful_giving,
     wait_for_mine,
     wait_for_my_turn,
 )
 from .ui import PHONE, PageFactory
+
+SMALL_PHONE: ViewportSize = {"width": 375, "height": 667}
+"""A small phone: the docked giving window covers the lower part of her quilt here."""
 
 pytestmark = pytest.mark.browser
 
@@ -467,6 +471,37 @@ def test_on_a_phone_tapping_her_block_opens_the_sewing_view(
     page.screenshot(path=screenshots / "speedquilt-phone-sewing.png")
     sewing.locator(".close-sewing").tap()
     expect(sewing).to_have_count(0)
+
+
+LIT_UNDER_DOCK_JS = """() => {
+  const edge = document.querySelector('.sq-overlay.docked > section').getBoundingClientRect().top;
+  return [...document.querySelectorAll('.sq-own .patch.target')]
+    .map((patch) => patch.getBoundingClientRect())
+    .map((box) => ({ visible: box.top >= 0 && box.bottom <= edge, under: box.bottom > edge }));
+}"""
+
+
+def test_on_a_small_phone_the_docked_giving_window_never_hides_the_lit_patches(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    """The giving window docks at the foot of the screen so her quilt stays tappable: a die
+    taken from it lights patches she can reach, and scrolled down every lit patch is above it."""
+    page = open_page(viewport=SMALL_PHONE, locale="en-GB")
+    open_table(page, computers=3, level="normal")
+    choose_start_row(page)
+    wait_for_helpful_giving(page)
+    page.locator(".sq-giving .die-slot.helpful .die-face").first.tap()
+    expect(page.locator(".sq-own .patch.target")).not_to_have_count(0)
+    lit = page.evaluate(LIT_UNDER_DOCK_JS)
+    assert any(patch["visible"] for patch in lit), "no lit patch can be tapped"
+    page.screenshot(path=screenshots / "speedquilt-small-phone-giving.png")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    lit = page.evaluate(LIT_UNDER_DOCK_JS)
+    assert not any(patch["under"] for patch in lit), "a lit patch stays under the window"
+    before = mine(page)
+    page.locator(".sq-own .patch.target").last.tap()
+    wait_for_mine(page, before)
+    expect(page.locator('.sq-history li[data-seat="0"]').last).to_contain_text(" takes ")
 
 
 # -- Ende und Wertung: whole games -------------------------------------------------------------

@@ -243,6 +243,7 @@ export class SoloScreen extends TableScreen {
         onSelect: (name) => {
           this.givingDie = this.givingDie === name ? null : name;
           this.render();
+          this.revealLitPatch();
         },
         onPass: () => this.play("pass"),
         onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),

@@ -45,6 +45,8 @@ const ANIMATION_MS = { slow: 900, normal: 450, fast: 120 };
 const PHONE_WIDTH = 700;
 /** The longest a redraw waits for a press to end (longer than the long-press that opens block info). */
 const HOLD_MS = 1500;
+/** How far above a docked window a lit patch is scrolled: clear of the window's border. */
+const DOCK_GAP_PX = 12;
 
 let catalogueLoaded = null;
 
@@ -405,6 +407,7 @@ export class TableScreen {
     this.statusEl.setAttribute("role", "status");
     this.root.append(this.statusEl);
     this.overlays();
+    this.makeRoomForDock();
     decorateWindow(this, this.root);
     window.scrollTo(0, scrollY);
     this.scheduleAutoPass();
@@ -853,6 +856,7 @@ export class TableScreen {
         onSelect: (name) => {
           this.givingDie = this.givingDie === name ? null : name;
           this.render();
+          this.revealLitPatch();
         },
         onPass: () => this.play("pass"),
         onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
@@ -870,6 +874,28 @@ export class TableScreen {
     if (!content) return;
     layer.append(content);
     this.root.append(layer);
+  }
+
+  /** A docked window (giving, a solo giving turn) sits over the foot of the page. The page
+   * gets that much room below, so she can always scroll every row of her quilt above it. */
+  makeRoomForDock() {
+    const dock = this.root.querySelector(":scope > .sq-overlay.docked");
+    this.root.style.paddingBottom = dock ? `${dock.offsetHeight}px` : "";
+  }
+
+  /** After she takes a die from a docked window: if every patch it lights lies under the
+   * window or off the screen, the first one is scrolled to just above the window. */
+  revealLitPatch() {
+    const dock = this.root.querySelector(":scope > .sq-overlay.docked > section");
+    const lit = [...this.root.querySelectorAll(".sq-own .patch.target")];
+    if (!dock || !lit.length) return;
+    const edge = dock.getBoundingClientRect().top;
+    const reachable = (patch) => {
+      const box = patch.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= edge;
+    };
+    if (lit.some(reachable)) return;
+    window.scrollBy(0, lit[0].getBoundingClientRect().bottom - edge + DOCK_GAP_PX);
   }
 
   /** On a phone: her block large with the dice below; patches are filled right there. */
