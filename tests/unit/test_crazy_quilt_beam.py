@@ -18,7 +18,9 @@ from spielcenter.games.crazy_quilt import VARIANTS, QuiltState
 from spielcenter.solvers.crazy_quilt import (
     ASSIGNMENT_WEIGHT,
     Verdict,
+    _available,
     _decide,
+    _vanish,
     position_of,
     solve,
     start_state,
@@ -26,10 +28,12 @@ from spielcenter.solvers.crazy_quilt import (
 from spielcenter.solvers.crazy_quilt_beam import (
     _GATHER_CAP,
     BEAM_CHECK_BUDGET,
+    LAST_BEAMS,
     PLANS,
     SCORES,
     SHAKEN_SCORE,
     WIDE_WIDTH,
+    _Beam,
     _best_of_each_foundation_state_first,
     _Node,
     beam_search,
@@ -326,6 +330,32 @@ def test_the_wide_restarts_win_a_deal_the_narrow_restarts_do_not() -> None:
     assert game.status(game.replay(560, wide.moves)) is Status.WON
     assert shaken_restarts(position, node_budget=300_000).result == "unknown"
     assert widening_beams(position, node_budget=300_000).result == "unknown"
+
+
+def test_a_last_pass_the_exact_search_gives_up_on_is_won_by_a_beam_through_it() -> None:
+    # Classic deals 23 and 321: the wide restarts did not win them at 60 000 000 positions
+    # while every last pass got only the exact search's 2 000 positions. Their first wide beam
+    # reaches the redeal, the exact search gives up on nearly every last pass it is handed, and
+    # a narrow beam through one of those passes wins. Both lines replay to won games.
+    game = get_game("crazy-quilt", "classic")
+    for deal in (23, 321):
+        verdict = wide_restarts(position_of(start_state(deal, "classic")), node_budget=1_000_000)
+        assert verdict.result == "won", deal
+        assert game.status(game.replay(deal, verdict.moves)) is Status.WON
+
+
+def test_a_beam_hands_at_most_eight_last_passes_to_beams_through_the_last_pass() -> None:
+    # Classic deal 862, the first wide restart: of its 144 positions at the redeal the exact
+    # search gives up on the last pass of 70; only the first LAST_BEAMS of those (from its best
+    # positions) get a beam through the last pass, so one beam's cost stays bounded.
+    position = position_of(start_state(862, "classic"))
+    width, weights = wide_restart_plan(1001)
+    beam = _Beam(position, width, 20_000_000, None, weights, 1001, None, True)
+    gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
+    start = _Node(gone, free, position.stock, b"", position.up + position.down, 1, [])
+    assert beam.run(start) is None
+    assert LAST_BEAMS == 8 and beam.last_beams == LAST_BEAMS
+    assert not beam.complete  # it dropped positions and gave up on last passes: no proof
 
 
 def test_the_beams_are_run_by_their_names() -> None:

@@ -20,7 +20,9 @@ that matter.
    which proves the others lost; :func:`widening_beams` shares those answers between its beams).
 3. Each kept position turns its next stock card, or, with the stock used up, turns the waste
    over; a position that has used its last redeal is handed to the exact search, which decides
-   the last pass.
+   the last pass within :data:`FINAL_BUDGET` positions. Where it gives up, the first
+   :data:`LAST_BEAMS` times in a beam, a narrow beam goes through that last pass the same way
+   (:meth:`_Beam.last_pass_beam`).
 
 A win found this way is a real line (it replays through the engine). The beam drops positions
 without proving them lost, so it answers ``lost`` only when it dropped none: on a small
@@ -66,6 +68,8 @@ __all__ = [
     "BEAM_WIDTH",
     "FINAL_BUDGET",
     "FIRST_WIDTH",
+    "LAST_BEAMS",
+    "LAST_WIDTH",
     "SCORES",
     "SHAKE",
     "SHAKEN_BEAMS",
@@ -123,6 +127,17 @@ classic deals 1–30 instead of 11 in a third of the time."""
 
 FINAL_BUDGET: Final = 2_000
 """Positions the exact search may use on the last pass of one position the beam hands it."""
+
+LAST_WIDTH: Final = 16
+"""The width of a beam through the last pass (:meth:`_Beam.last_pass_beam`)."""
+
+LAST_BEAMS: Final = 8
+"""How many last passes the exact search gave up on one beam hands to a beam through the last
+pass: the first ones, which come from its best positions at the redeal. On the classic deals the
+wide restarts had left undecided at 60 000 000 positions, the first wide beam of 23 won at its
+first such last pass and that of 321 at its sixth; a beam through a last pass costs about
+10 000–250 000 positions, and a wide beam hands the exact search up to 144 last passes, most of
+which it gives up on (docs/winrates-crazy-quilt.md, *Beams through the last pass*)."""
 
 Plan = tuple[Weights, int, bool]
 """One beam of :func:`widening_beams` at each width: its progress score, its seed (0: not
@@ -200,6 +215,8 @@ class _Beam:
             position.cards, position.round_the_corner, 0, across_redeal=True, ghosts=position.ghosts
         )
         self.budget = budget
+        self.last_beams = 0
+        """How many last passes this beam has handed to :meth:`last_pass_beam` so far."""
         self.complete = True
         """Whether nothing was dropped so far: no position left out for want of width or of
         room, no last pass left undecided. A beam that ends complete without a win has
@@ -281,9 +298,11 @@ class _Beam:
             score += SHAKE * zlib.crc32(key, self.seed) / 2**32
         return score
 
-    def keep(self, found: dict[bytes, _Node]) -> list[_Node]:
-        """The best ``width`` positions the relaxed game does not prove lost (a diverse beam:
-        the best of each foundation state first, see :data:`PLANS`)."""
+    def keep(self, found: dict[bytes, _Node], width: int = 0) -> list[_Node]:
+        """The best ``width`` positions (the beam's width unless given) the relaxed game does
+        not prove lost (a diverse beam: the best of each foundation state first, see
+        :data:`PLANS`)."""
+        width = width or self.width
         kept: list[_Node] = []
         ranked = [node for _, node in sorted(found.items(), key=lambda item: -self.rank(*item))]
         if self.diverse:
@@ -294,13 +313,18 @@ class _Beam:
             if not clears:
                 continue
             kept.append(node)
-            if len(kept) == self.width:
+            if len(kept) == width:
                 self.complete &= index == len(ranked) - 1
                 break
         return kept
 
     def last_pass(self, node: _Node) -> list[str] | None:
-        """The exact search's winning line from ``node`` (which just used its last redeal)."""
+        """A winning line from ``node`` (which just used its last redeal), or ``None``.
+
+        The exact search gets :data:`FINAL_BUDGET` positions. Where it gives up, the first
+        :data:`LAST_BEAMS` times in this beam, a beam goes through the last pass instead: on
+        the deals left undecided the exact search gave up on most of the last passes it was
+        handed, and a narrow beam won some of those in a few ten thousand positions."""
         final = self.final
         final.budget = final.nodes + min(FINAL_BUDGET, self.budget - self.nodes)
         line = list(node.line)
@@ -310,8 +334,27 @@ class _Beam:
             if self.nodes >= self.budget:
                 raise
             self.complete = False
-            return None
+            if self.last_beams >= LAST_BEAMS:
+                return None
+            self.last_beams += 1
+            return self.last_pass_beam(node)
         return line if won else None
+
+    def last_pass_beam(self, node: _Node) -> list[str] | None:
+        """A beam of width :data:`LAST_WIDTH` through the last pass from ``node``, with this
+        beam's score, shake and diversity; a winning line or ``None``. It drops positions, so a
+        beam that ends without a win proves nothing (``complete`` is already false)."""
+        layer = [node]
+        while layer:
+            found: dict[bytes, _Node] = {}
+            for here in layer:
+                self.gather(here, found)
+            self._spend(len(found))
+            for here in found.values():
+                if here.fnd == _WON_FND:
+                    return here.line
+            layer = [_turned(here) for here in self.keep(found, LAST_WIDTH) if here.stock]
+        return None
 
     def run(self, start: _Node) -> list[str] | None:
         """The beam from ``start``; a winning line or ``None``."""
@@ -327,18 +370,7 @@ class _Beam:
             layer = []
             for node in self.keep(found):
                 if node.stock:
-                    turned = node.stock[:1]
-                    layer.append(
-                        _Node(
-                            node.gone,
-                            node.free,
-                            node.stock[1:],
-                            node.waste + turned,
-                            node.fnd,
-                            node.left,
-                            [*node.line, "s"],
-                        )
-                    )
+                    layer.append(_turned(node))
                 elif node.waste and node.left > 0:
                     redealt = _Node(
                         node.gone,
@@ -356,6 +388,19 @@ class _Beam:
                         if line is not None:
                             return line
         return None
+
+
+def _turned(node: _Node) -> _Node:
+    """``node`` after turning its next stock card."""
+    return _Node(
+        node.gone,
+        node.free,
+        node.stock[1:],
+        node.waste + node.stock[:1],
+        node.fnd,
+        node.left,
+        [*node.line, "s"],
+    )
 
 
 def _best_of_each_foundation_state_first(ranked: list[_Node]) -> list[_Node]:
