@@ -346,27 +346,31 @@ class _Beam:
         beam that ends without a win proves nothing (``complete`` is already false)."""
         layer = [node]
         while layer:
-            found: dict[bytes, _Node] = {}
-            for here in layer:
-                self.gather(here, found)
-            self._spend(len(found))
-            for here in found.values():
-                if here.fnd == _WON_FND:
-                    return here.line
+            found, won = self.spread(layer)
+            if won is not None:
+                return won
             layer = [_turned(here) for here in self.keep(found, LAST_WIDTH) if here.stock]
         return None
+
+    def spread(self, layer: list[_Node]) -> tuple[dict[bytes, _Node], list[str] | None]:
+        """Every position reachable from ``layer`` without turning a card (each counts as a
+        searched position), and the line of a won one among them, if any."""
+        found: dict[bytes, _Node] = {}
+        for node in layer:
+            self.gather(node, found)
+        self._spend(len(found))
+        for node in found.values():
+            if node.fnd == _WON_FND:
+                return found, node.line
+        return found, None
 
     def run(self, start: _Node) -> list[str] | None:
         """The beam from ``start``; a winning line or ``None``."""
         layer = [start]
         while layer:
-            found: dict[bytes, _Node] = {}
-            for node in layer:
-                self.gather(node, found)
-            self._spend(len(found))
-            for node in found.values():
-                if node.fnd == _WON_FND:
-                    return node.line
+            found, won = self.spread(layer)
+            if won is not None:
+                return won
             layer = []
             for node in self.keep(found):
                 if node.stock:
