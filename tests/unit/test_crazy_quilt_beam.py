@@ -33,10 +33,12 @@ from spielcenter.solvers.crazy_quilt_beam import (
     SCORES,
     SHAKEN_SCORE,
     WIDE_WIDTH,
+    LastPass,
     _Beam,
     _best_of_each_foundation_state_first,
     _Node,
     beam_search,
+    last_pass_beam,
     restart_plan,
     run_beams,
     shaken_restarts,
@@ -356,6 +358,82 @@ def test_a_beam_hands_at_most_eight_last_passes_to_beams_through_the_last_pass()
     assert beam.run(start) is None
     assert LAST_BEAMS == 8 and beam.last_beams == LAST_BEAMS
     assert not beam.complete  # it dropped positions and gave up on last passes: no proof
+
+
+@cache
+def handed_by_the_first_wide_restart(deal: int) -> tuple[Verdict, tuple[LastPass, ...]]:
+    """The first wide restart's verdict on classic ``deal`` and the last passes it handed on."""
+    width, weights = wide_restart_plan(1001)
+    handed: list[LastPass] = []
+    verdict = beam_search(
+        position_of(start_state(deal, "classic")),
+        width=width,
+        node_budget=20_000_000,
+        weights=weights,
+        seed=1001,
+        diverse=True,
+        handed=handed,
+    )
+    return verdict, tuple(handed)
+
+
+def test_a_beam_records_each_position_it_hands_to_the_last_pass_with_the_line_to_it() -> None:
+    # Classic deal 862: all 144 positions the first wide restart keeps at the redeal are handed
+    # to the last pass. Each has used its last redeal (no redeal left, the waste turned over
+    # into the stock), and its line, played through the engine, reaches exactly it.
+    game = get_game("crazy-quilt", "classic")
+    verdict, handed = handed_by_the_first_wide_restart(862)
+    assert verdict.result == "unknown" and len(handed) == WIDE_WIDTH
+    for last in handed:
+        position = last.position
+        assert position.redeals_left == 0 and position.waste == b""
+        reached = position_of(game.replay(862, last.line))
+        assert (reached.gone, reached.stock, reached.waste) == (
+            position.gone,
+            position.stock,
+            position.waste,
+        )
+        assert (reached.up, reached.down, reached.redeals_left) == (
+            position.up,
+            position.down,
+            0,
+        )
+
+
+def test_recording_the_last_passes_changes_nothing_the_beam_does() -> None:
+    width, weights = wide_restart_plan(1001)
+    position = position_of(start_state(862, "classic"))
+    unrecorded = beam_search(
+        position, width=width, node_budget=20_000_000, weights=weights, seed=1001, diverse=True
+    )
+    assert unrecorded == handed_by_the_first_wide_restart(862)[0]
+
+
+def test_a_beam_through_a_recorded_last_pass_wins_it_with_a_line_from_the_deals_start() -> None:
+    # Classic deal 23: the first wide restart hands one last pass on, the exact search gives up
+    # on it, and a beam of width 16 through it (the restart's score and shake) wins it in
+    # 38 603 positions, as the beam's own beam through the last pass did.
+    game = get_game("crazy-quilt", "classic")
+    verdict, handed = handed_by_the_first_wide_restart(23)
+    assert verdict.result == "won" and len(handed) == 1
+    last = handed[0]
+    _, weights = wide_restart_plan(1001)
+    through = last_pass_beam(last, node_budget=1_000_000, width=16, weights=weights, seed=1001)
+    assert through.result == "won" and through.nodes == 38_603
+    assert tuple(through.moves[: len(last.line)]) == last.line
+    assert game.status(game.replay(23, through.moves)) is Status.WON
+    spent = last_pass_beam(last, node_budget=1_000, width=16, weights=weights, seed=1001)
+    assert spent.result == "unknown"
+
+
+def test_a_beam_through_the_last_pass_starts_only_where_a_last_pass_starts() -> None:
+    _, handed = handed_by_the_first_wide_restart(23)
+    last = handed[0]
+    with pytest.raises(ValueError, match="at least one position"):
+        last_pass_beam(last, node_budget=1_000, width=0)
+    start = position_of(start_state(23, "classic"))  # one redeal left: not a last pass
+    with pytest.raises(ValueError, match="no redeal left"):
+        last_pass_beam(LastPass(start, ()), node_budget=1_000)
 
 
 def test_the_beams_are_run_by_their_names() -> None:

@@ -74,7 +74,9 @@ __all__ = [
     "SHAKE",
     "SHAKEN_BEAMS",
     "SHAKEN_SCORE",
+    "LastPass",
     "beam_search",
+    "last_pass_beam",
     "restart_plan",
     "shaken_restarts",
     "widening_beams",
@@ -163,6 +165,16 @@ _GATHER_CAP: Final = 3_000
 """Positions one step may collect before turning (the best positions are expanded first)."""
 
 
+@dataclass(frozen=True)
+class LastPass:
+    """A position a beam handed to its last pass (it has just used its last redeal: waste
+    empty, no redeal left), with the line from the deal's start that reached it. What
+    :func:`beam_search` records for ``handed``, and what :func:`last_pass_beam` starts from."""
+
+    position: Position
+    line: tuple[str, ...]
+
+
 @dataclass
 class _Node:
     """A position in the beam with the line that reached it."""
@@ -217,6 +229,8 @@ class _Beam:
         self.budget = budget
         self.last_beams = 0
         """How many last passes this beam has handed to :meth:`last_pass_beam` so far."""
+        self.handed: list[LastPass] | None = None
+        """Where every position handed to the last pass is recorded, when a caller asks."""
         self.complete = True
         """Whether nothing was dropped so far: no position left out for want of width or of
         room, no last pass left undecided. A beam that ends complete without a win has
@@ -325,6 +339,8 @@ class _Beam:
         :data:`LAST_BEAMS` times in this beam, a beam goes through the last pass instead: on
         the deals left undecided the exact search gave up on most of the last passes it was
         handed, and a narrow beam won some of those in a few ten thousand positions."""
+        if self.handed is not None:
+            self.handed.append(self.last_pass_of(node))
         final = self.final
         final.budget = final.nodes + min(FINAL_BUDGET, self.budget - self.nodes)
         line = list(node.line)
@@ -340,16 +356,34 @@ class _Beam:
             return self.last_pass_beam(node)
         return line if won else None
 
-    def last_pass_beam(self, node: _Node) -> list[str] | None:
-        """A beam of width :data:`LAST_WIDTH` through the last pass from ``node``, with this
-        beam's score, shake and diversity; a winning line or ``None``. It drops positions, so a
-        beam that ends without a win proves nothing (``complete`` is already false)."""
+    def last_pass_of(self, node: _Node) -> LastPass:
+        """``node`` (which just used its last redeal) as a :class:`LastPass`."""
+        search = self.search
+        fnd = node.fnd
+        position = Position(
+            cards=search.cards,
+            gone=node.gone,
+            stock=node.stock,
+            waste=node.waste,
+            up=(fnd[0], fnd[1], fnd[2], fnd[3]),
+            down=(fnd[4], fnd[5], fnd[6], fnd[7]),
+            redeals_left=node.left,
+            round_the_corner=search.round_the_corner,
+            ghosts=search.ghosts,
+        )
+        return LastPass(position, tuple(node.line))
+
+    def last_pass_beam(self, node: _Node, width: int = LAST_WIDTH) -> list[str] | None:
+        """A beam of ``width`` (:data:`LAST_WIDTH` unless asked) through the last pass from
+        ``node``, with this beam's score, shake and diversity; a winning line or ``None``. It
+        drops positions, so a beam that ends without a win proves nothing (``complete`` is
+        already false)."""
         layer = [node]
         while layer:
             found, won = self.spread(layer)
             if won is not None:
                 return won
-            layer = [_turned(here) for here in self.keep(found, LAST_WIDTH) if here.stock]
+            layer = [_turned(here) for here in self.keep(found, width) if here.stock]
         return None
 
     def spread(self, layer: list[_Node]) -> tuple[dict[bytes, _Node], list[str] | None]:
@@ -432,6 +466,7 @@ def beam_search(
     seed: int = 0,
     checks: dict[bytes, bool] | None = None,
     diverse: bool = False,
+    handed: list[LastPass] | None = None,
 ) -> Verdict:
     """Look for a win from ``position`` by the beam (see the module's docstring), ranking
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
@@ -448,12 +483,15 @@ def beam_search(
     nodes ten, the last pass's searched positions one). With no redeal left there are no passes
     to steer, and the exact search alone decides (``unknown``, no positions). ``deadline`` (a
     :func:`time.monotonic` time) is the only use of a clock, and only when given.
+    ``handed``, when given, receives every position the beam hands to its last pass, in turn
+    (``bench/crazy_quilt_last_passes.py`` shows where a deal's beams get to).
     """
     if position.redeals_left == 0:
         return Verdict("unknown", [], 0)
     beam = _Beam(
         position, max(width, 1), max(node_budget, 0), deadline, weights, seed, checks, diverse
     )
+    beam.handed = handed
     gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
     start = _Node(
         gone,
@@ -466,6 +504,39 @@ def beam_search(
     )
     try:
         line = beam.run(start)
+    except (_OutOfBudget, RecursionError):
+        return Verdict("unknown", [], beam.nodes)
+    if line is not None:
+        return Verdict("won", line, beam.nodes)
+    return Verdict("lost" if beam.complete else "unknown", [], beam.nodes)
+
+
+def last_pass_beam(
+    last: LastPass,
+    *,
+    node_budget: int,
+    width: int = LAST_WIDTH,
+    weights: Weights = SCORES[0],
+    seed: int = 0,
+    diverse: bool = True,
+) -> Verdict:
+    """A beam through the last pass alone, from ``last`` (a position a beam handed to its last
+    pass, see ``handed`` of :func:`beam_search`): of ``width`` positions, ranked by
+    ``weights``, shaken by ``seed``, diverse unless asked otherwise, as every beam's own
+    beams through the last pass are (:meth:`_Beam.last_pass_beam`). A won line runs from the
+    deal's start (``last.line`` and then the last pass); ``lost`` only when the beam dropped
+    nothing, ``unknown`` otherwise and when ``node_budget`` positions are spent. For trials
+    of other widths and scores than the solver's (``bench/crazy_quilt_last_passes.py``)."""
+    position = last.position
+    if width < 1:
+        raise ValueError(f"a beam keeps at least one position, not {width}")
+    if position.redeals_left != 0 or position.waste:
+        raise ValueError("a last pass starts with no redeal left and an empty waste")
+    beam = _Beam(position, width, max(node_budget, 0), None, weights, seed, None, diverse)
+    gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
+    start = _Node(gone, free, position.stock, b"", position.up + position.down, 0, list(last.line))
+    try:
+        line = beam.last_pass_beam(start, width)
     except (_OutOfBudget, RecursionError):
         return Verdict("unknown", [], beam.nodes)
     if line is not None:
