@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -492,18 +492,23 @@ def beam_search(
         position, max(width, 1), max(node_budget, 0), deadline, weights, seed, checks, diverse
     )
     beam.handed = handed
+    start = _start(position, [])
+    return _verdict(beam, lambda: beam.run(start))
+
+
+def _start(position: Position, line: list[str]) -> _Node:
+    """A beam's first node: ``position``, its available cards (ghosts gone), reached by
+    ``line``."""
     gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
-    start = _Node(
-        gone,
-        free,
-        position.stock,
-        position.waste,
-        position.up + position.down,
-        position.redeals_left,
-        [],
-    )
+    fnd = position.up + position.down
+    return _Node(gone, free, position.stock, position.waste, fnd, position.redeals_left, line)
+
+
+def _verdict(beam: _Beam, run: Callable[[], list[str] | None]) -> Verdict:
+    """The verdict of ``beam`` running ``run``: ``won`` with its line; ``lost`` when it
+    found none and dropped nothing; ``unknown`` otherwise and when its budget ran out."""
     try:
-        line = beam.run(start)
+        line = run()
     except (_OutOfBudget, RecursionError):
         return Verdict("unknown", [], beam.nodes)
     if line is not None:
@@ -533,15 +538,8 @@ def last_pass_beam(
     if position.redeals_left != 0 or position.waste:
         raise ValueError("a last pass starts with no redeal left and an empty waste")
     beam = _Beam(position, width, max(node_budget, 0), None, weights, seed, None, diverse)
-    gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
-    start = _Node(gone, free, position.stock, b"", position.up + position.down, 0, list(last.line))
-    try:
-        line = beam.last_pass_beam(start, width)
-    except (_OutOfBudget, RecursionError):
-        return Verdict("unknown", [], beam.nodes)
-    if line is not None:
-        return Verdict("won", line, beam.nodes)
-    return Verdict("lost" if beam.complete else "unknown", [], beam.nodes)
+    start = _start(position, list(last.line))
+    return _verdict(beam, lambda: beam.last_pass_beam(start, width))
 
 
 def widening_beams(
