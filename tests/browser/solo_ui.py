@@ -29,7 +29,10 @@ def start_solo(page: Page, button: str) -> None:
     and wait for the game's first view."""
     page.set_default_timeout(STEP_TIMEOUT_MS)
     page.locator(f".solo-start {button}").click()
-    page.wait_for_selector(".sq-screen.solo[data-seq]")
+    # A refused start says so under the buttons: report it rather than wait for a screen.
+    page.wait_for_selector(".sq-screen.solo[data-seq], .solo-start .solo-error:not([hidden])")
+    refusal = page.locator(".solo-start .solo-error:not([hidden])")
+    assert not refusal.count(), f"the solo start was refused: {refusal.inner_text()}"
 
 
 def phase(page: Page) -> str:

@@ -381,3 +381,21 @@ def test_a_stage_she_has_left_draws_nothing_over_the_page_she_went_to(
     page.evaluate("() => window.spielcenterScreen.render()")
     expect(page.locator(".sq-screen")).to_have_count(0)
     expect(games.first).to_be_visible()
+
+
+def test_a_refused_solo_start_is_said_and_the_button_works_again(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    """When the server refuses to start a stage, the start page says why (in her language) and
+    the button can be pressed again; it is not left dead and silent."""
+    page = open_page(locale="de-DE")
+    refuse = {"error": {"code": "rate_limited", "message": "too many"}}
+    page.route("**/api/campaign/play", lambda route: route.fulfill(status=429, json=refuse))
+    page.locator(".solo-start .solo-play-stage").click()
+    refusal = page.locator(".solo-start .solo-error")
+    expect(refusal).to_have_text("Zu viele Versuche – bitte kurz warten.")
+    expect(page.locator(".solo-start .solo-play-stage")).to_be_enabled()
+    page.screenshot(path=screenshots / "solo-start-refused.png")
+    page.unroute("**/api/campaign/play")
+    start_solo(page, ".solo-play-stage")
+    expect(page.locator(".sq-screen.solo")).to_be_visible()

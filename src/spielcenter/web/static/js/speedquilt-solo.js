@@ -20,6 +20,7 @@ import {
   stageResult,
 } from "./speedquilt-solo-parts.js";
 import { TableScreen } from "./speedquilt-table.js";
+import { errorText } from "./lobby-page.js";
 import { linesUpTo } from "./progress-speedquilt.js";
 import { GameSocket } from "./socket.js";
 
@@ -296,9 +297,12 @@ export function addSoloStart(root) {
   box.className = "solo-start";
   const heading = document.createElement("h3");
   heading.textContent = t("solo.start.title");
-  const stage = soloButton("solo-play-stage", t("solo.start.campaign"), playStage);
-  const daily = soloButton("solo-play-daily", t("solo.start.daily"), playDaily);
-  box.append(heading, stage, daily);
+  const refusal = el("p", "solo-error");
+  refusal.setAttribute("role", "alert");
+  refusal.hidden = true;
+  const stage = soloButton("solo-play-stage", t("solo.start.campaign"), playStage, refusal);
+  const daily = soloButton("solo-play-daily", t("solo.start.daily"), playDaily, refusal);
+  box.append(heading, stage, daily, refusal);
   panel.append(box);
   getJson("/api/campaign")
     .then((campaign) => {
@@ -318,15 +322,21 @@ export function addSoloStart(root) {
     .catch(() => {});
 }
 
-function soloButton(className, label, action) {
+/** A solo start button. It is disabled while its request runs (a second click would start the
+ * request twice); a refusal is said in `refusal` and the button can be pressed again. */
+function soloButton(className, label, action, refusal) {
   const node = document.createElement("button");
   node.type = "button";
   node.className = className;
   node.textContent = label;
-  node.addEventListener("click", () =>
-    action().catch(() => {
-      node.disabled = true;
-    }),
-  );
+  node.addEventListener("click", () => {
+    node.disabled = true;
+    refusal.hidden = true;
+    action().catch((error) => {
+      node.disabled = false;
+      refusal.textContent = errorText(error);
+      refusal.hidden = false;
+    });
+  });
   return node;
 }
