@@ -3,20 +3,28 @@
     uv run python bench/cruel_winrate.py --variant classic --deals 1..300 --time-limit 10
 
 Prints the summary (counts with 95 % Wilson intervals, median / p99 / max seconds per deal) and,
-with ``--json-out FILE``, writes it as JSON too. A tqdm progress bar runs on standard error.
+with ``--json-out FILE``, writes it as JSON too. With ``--records FILE`` each deal's verdict,
+positions and seconds go to a CSV file as soon as it is solved (``deal,result,nodes,seconds``);
+the published runs keep theirs in ``docs/records/cruel-VARIANT.csv``, from which
+``bench/cruel_summary.py`` draws the figure. A tqdm progress bar runs on standard error.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import platform
 import sys
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
 from spielcenter.cli.solve import SOLVERS, measure, parse_range
-from spielcenter.solvers.cruel import DEFAULT_NODE_BUDGET
+from spielcenter.solvers.cruel import DEFAULT_NODE_BUDGET, Verdict
+
+RECORD_FIELDS = ("deal", "result", "nodes", "seconds")
+"""The columns of ``--records``: one row per deal."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,18 +39,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal")
     parser.add_argument("--json-out", type=Path, help="also write the summary as JSON here")
+    parser.add_argument("--records", type=Path, help="write each deal's record to this CSV file")
     args = parser.parse_args(argv)
     first, last = parse_range(args.deals)
-    rate = measure(
-        "cruel",
-        args.variant,
-        range(first, last + 1),
-        first,
-        last,
-        SOLVERS["cruel"],
-        args.budget,
-        args.time_limit,
-    )
+    with ExitStack() as stack:
+        on_deal = None
+        if args.records is not None:
+            rows = csv.writer(stack.enter_context(args.records.open("w", newline="")))
+            rows.writerow(RECORD_FIELDS)
+
+            def on_deal(deal: int, verdict: Verdict, seconds: float) -> None:
+                rows.writerow((deal, verdict.result, verdict.nodes, f"{seconds:.6f}"))
+
+        rate = measure(
+            "cruel",
+            args.variant,
+            range(first, last + 1),
+            first,
+            last,
+            SOLVERS["cruel"],
+            args.budget,
+            args.time_limit,
+            on_deal=on_deal,
+        )
     print(rate.as_text())
     if args.json_out is not None:
         summary = rate.as_json()

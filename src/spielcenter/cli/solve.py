@@ -177,13 +177,18 @@ def measure(
     budget: int,
     time_limit: float | None = None,
     progress: bool = True,
+    on_deal: Callable[[int, cruel_solver.Verdict, float], None] | None = None,
 ) -> WinRate:
-    """Solve each deal, timing it, with a tqdm progress bar on standard error."""
+    """Solve each deal, timing it, with a tqdm progress bar on standard error; ``on_deal`` (if
+    given) hears each deal's number, verdict and seconds as soon as it is solved."""
     rate = WinRate(game, variant, first, last)
     for deal in tqdm(list(deals), desc=f"{game} {variant}", unit="deal", disable=not progress):
         started = time.perf_counter()
         verdict = solver(deal, variant, budget, time_limit)
-        rate.add(deal, verdict.result, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        rate.add(deal, verdict.result, seconds)
+        if on_deal is not None:
+            on_deal(deal, verdict, seconds)
     return rate
 
 
