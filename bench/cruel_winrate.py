@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     with ExitStack() as stack:
         on_deal = None
         if args.records is not None:
-            rows = csv.writer(stack.enter_context(args.records.open("w", newline="")))
+            handle = args.records.open("w", newline="", encoding="utf-8")
+            rows = csv.writer(stack.enter_context(handle))
             rows.writerow(RECORD_FIELDS)
 
             def on_deal(deal: int, verdict: Verdict, seconds: float) -> None:
