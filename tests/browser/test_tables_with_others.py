@@ -61,13 +61,16 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def both_choose_while_the_other_waits(anna: Page, bea: Page) -> None:
     """A computer's reroll opens a window for both at once: both answer before either answer
-    has come back, and both answers are taken."""
+    has come back, and both answers are taken: the window of that roll closes for both. (The
+    computer may reroll again at once and open a new window, told apart by its roll.)"""
     before = {page: mine(page) for page in (anna, bea)}
+    roll = {page: page.locator(".sq-giving").get_attribute("data-roll") for page in (anna, bea)}
+    assert roll[anna] and roll[anna] == roll[bea], "one reroll opens the same window for both"
     for page in (anna, bea):
         page.locator(".sq-giving .giving-pass").click()
     for page in (anna, bea):
         wait_for_mine(page, before[page])
-        expect(page.locator(".sq-giving")).to_have_count(0)
+        expect(page.locator(f'.sq-giving[data-roll="{roll[page]}"]')).to_have_count(0)
 
 
 def both_windows_open(anna: Page, bea: Page) -> bool:

@@ -26,6 +26,11 @@ export function fitsBlock(placed, die) {
   return def.patches.some((_, index) => canPlace(def, placed.filled, index, die));
 }
 
+/** The reroll a giving window belongs to: round, rolling seat and roll count. */
+function rollKey(view) {
+  return `${view.round}-${view.turn.seat}-${view.turn.rolls}`;
+}
+
 /**
  * The giving window of the viewer.
  * @param view the table view; `window` is view.turn.windows[you]
@@ -39,6 +44,9 @@ export function givingWindow(view, ui) {
   const helpful = helpfulDice(quilt, turn.dice, mine.offered);
   const box = document.createElement("section");
   box.className = "sq-giving";
+  // Which reroll this window answers: a computer may reroll again the moment the last window
+  // closes, and the new window must be told apart from the one she just answered.
+  box.dataset.roll = rollKey(view);
   box.setAttribute("role", "dialog");
   box.setAttribute("aria-label", t("sq.giving.title"));
   const title = document.createElement("h2");
