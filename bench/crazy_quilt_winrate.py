@@ -2,7 +2,7 @@
 
     uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --deals 1000 \\
         [--budget 200000] [--honest-budget 50000] [--minutes 60] \\
-        [--beams widening|restarts|wide-restarts] [--jsonl FILE] [--add-winnable]
+        [--beams widening|restarts|wide-restarts] [--jsonl FILE] [--add-winnable] [--honest-only]
 
 For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have
 passed (the deal in progress is finished), it runs
@@ -11,6 +11,8 @@ passed (the deal in progress is finished), it runs
   per deal, its beams named by ``--beams``): won / lost / unknown;
 * the honest player (:func:`spielcenter.solvers.crazy_quilt_honest.play_honestly`, its solver
   limited to ``--honest-budget`` positions each time it comes to know the stock): won or lost.
+
+``--honest-only`` skips the thoughtful solver, to measure a change to the honest player alone.
 
 It prints the counts with 95 % Wilson intervals, the time per deal (median, p99, max) and a
 JSON line. ``--jsonl FILE`` appends one JSON record per deal (verdict, positions, seconds, the
@@ -80,6 +82,9 @@ def main() -> None:
     parser.add_argument(
         "--add-winnable", action="store_true", help="add the won deals to the winnable list"
     )
+    parser.add_argument(
+        "--honest-only", action="store_true", help="run the honest player alone, not the solver"
+    )
     args = parser.parse_args()
 
     counts = {"won": 0, "lost": 0, "unknown": 0}
@@ -94,27 +99,32 @@ def main() -> None:
         while deal < args.first + args.deals:
             if time.perf_counter() - began > args.minutes * 60:
                 break
-            clock = time.perf_counter()
-            verdict = solve(deal, args.variant, node_budget=args.budget, beams=args.beams)
-            solve_times.append(time.perf_counter() - clock)
-            counts[verdict.result] += 1
-            nodes += verdict.nodes
+            verdict = None
+            if not args.honest_only:
+                clock = time.perf_counter()
+                verdict = solve(deal, args.variant, node_budget=args.budget, beams=args.beams)
+                solve_times.append(time.perf_counter() - clock)
+                counts[verdict.result] += 1
+                nodes += verdict.nodes
             clock = time.perf_counter()
             honest = play_honestly(deal, args.variant, args.honest_budget)
             honest_times.append(time.perf_counter() - clock)
             honest_won += honest.status.value == "won"
-            if args.add_winnable and verdict.result == "won":
+            if args.add_winnable and verdict is not None and verdict.result == "won":
                 added += add_to_winnable(args.variant, deal, verdict.moves)
             if args.jsonl is not None:
                 record: dict[str, Any] = {
                     "deal": deal,
-                    "result": verdict.result,
-                    "nodes": verdict.nodes,
-                    "seconds": round(solve_times[-1], 4),
                     "honest": honest.status.value,
                     "honest_seconds": round(honest_times[-1], 4),
                 }
-                if verdict.result == "won":
+                if verdict is not None:
+                    record |= {
+                        "result": verdict.result,
+                        "nodes": verdict.nodes,
+                        "seconds": round(solve_times[-1], 4),
+                    }
+                if verdict is not None and verdict.result == "won":
                     record["moves"] = verdict.moves  # the proof, for the winnable lists
                 with args.jsonl.open("a", encoding="utf-8") as out:
                     out.write(json.dumps(record) + "\n")
@@ -124,12 +134,14 @@ def main() -> None:
     done = deal - args.first
     solving = sum(solve_times)
     print(f"Crazy Quilt, {args.variant}: deals {args.first}–{deal - 1} ({done} deals)")
-    print(f"  thoughtful won     {share(counts['won'], done)}")
-    print(f"  thoughtful lost    {share(counts['lost'], done)}")
-    print(f"  thoughtful unknown {share(counts['unknown'], done)}")
+    if not args.honest_only:
+        print(f"  thoughtful won     {share(counts['won'], done)}")
+        print(f"  thoughtful lost    {share(counts['lost'], done)}")
+        print(f"  thoughtful unknown {share(counts['unknown'], done)}")
     print(f"  honest won         {share(honest_won, done)}")
-    if done:
+    if done and solving:
         print(f"  solver: {times(solve_times)} per deal, {nodes / solving:,.0f} positions/s")
+    if done:
         print(f"  honest: {times(honest_times)} per deal")
     if args.add_winnable:
         print(f"  winnable list: {added} won deals replayed and listed")
@@ -140,10 +152,10 @@ def main() -> None:
         "budget": args.budget,
         "beams": args.beams,
         "honest_budget": args.honest_budget,
-        "thoughtful": counts,
+        "thoughtful": None if args.honest_only else counts,
         "honest_won": honest_won,
         "solve_seconds": solving,
-        "solve_median": statistics.median(solve_times) if done else 0.0,
+        "solve_median": statistics.median(solve_times) if solve_times else 0.0,
         "solve_p99": percentile(solve_times, 0.99),
         "solve_max": max(solve_times, default=0.0),
         "honest_seconds": sum(honest_times),

@@ -15,7 +15,7 @@ import pytest
 
 from spielcenter.games import Status, get_game
 from spielcenter.games.cards import ACE, KING, SUITS, Card
-from spielcenter.games.crazy_quilt import CELLS, SIZE, VARIANTS, QuiltState
+from spielcenter.games.crazy_quilt import CELL_INDEX, CELLS, SIZE, VARIANTS, QuiltState
 from spielcenter.games.shuffle import DealNumberError
 from spielcenter.solvers.crazy_quilt import (
     Verdict,
@@ -25,7 +25,13 @@ from spielcenter.solvers.crazy_quilt import (
     position_of,
     solve,
 )
-from spielcenter.solvers.crazy_quilt_honest import HonestPlayer, play_honestly, rule_of_thumb
+from spielcenter.solvers.crazy_quilt_honest import (
+    HonestPlayer,
+    cards_freed,
+    play_honestly,
+    rule_of_thumb,
+    visible_state,
+)
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -433,6 +439,28 @@ def test_the_rule_of_thumb_turns_a_stock_card_when_nothing_else_is_worth_doing()
     assert view["waste"] == []
     founding = [move for move in view["legal"] if move[-1] in "ud"]
     assert (rule_of_thumb(view) == "s") == (not founding)
+
+
+def test_the_rule_of_thumb_builds_onto_the_waste_only_a_card_that_frees_another() -> None:
+    """Rule 4: a quilt card goes onto the waste only when that frees a quilt card (while the
+    stock can still be turned or redealt instead; with neither left any legal move is taken)."""
+    game = get_game("crazy-quilt", "classic")
+    declined = 0
+    for deal in range(1, 11):
+        state = game.start(deal)
+        for move in play_honestly(deal, "classic", node_budget=0).moves:
+            view = game.view_for(state, 0)
+            chosen = rule_of_thumb(view)
+            quilt = visible_state(view).quilt
+            can_turn = "s" in view["legal"] or "r" in view["legal"]
+            if chosen is not None and chosen.endswith("w") and can_turn:
+                assert cards_freed(quilt, CELL_INDEX[chosen[:2]]) > 0, (deal, chosen)
+            builds = [m for m in view["legal"] if len(m) == 3 and m.endswith("w")]
+            if chosen == "s" and builds and view["redeals_left"] > 0:
+                assert all(cards_freed(quilt, CELL_INDEX[m[:2]]) == 0 for m in builds)
+                declined += 1
+            state = game.play(state, move)
+    assert declined > 0
 
 
 def test_the_rule_of_thumb_has_no_move_when_none_is_legal() -> None:

@@ -197,6 +197,15 @@ def test_the_crazy_quilt_hint_turns_a_stock_card_when_nothing_better_is_there():
     assert quilt_hint(view) == Hint("s", "unknown", "hint.quilt.turn")
 
 
+def test_the_crazy_quilt_hint_says_building_is_all_that_is_left_when_it_frees_nothing():
+    # With the stock spent, no redeal and no founding, a build that frees no quilt card is
+    # no choice of the rule of thumb's: the hint says it is the only kind of move there is.
+    quilt: list[list[str | None]] = [[None] * 8 for _ in range(8)]
+    quilt[3][4] = "7H"
+    view = {"status": "playing", "legal": ["e4w"], "quilt": quilt}
+    assert quilt_hint(view) == Hint("e4w", "unknown", "hint.quilt.waste_only")
+
+
 def test_the_crazy_quilt_hint_has_no_move_when_no_move_is_legal():
     view = {"status": "lost", "legal": [], "quilt": [[None] * 8 for _ in range(8)]}
     assert quilt_hint(view) == Hint(None, "lost", "hint.none")

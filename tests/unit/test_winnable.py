@@ -15,6 +15,7 @@ import pytest
 from spielcenter.cli import EXIT_BAD_INPUT, main
 from spielcenter.games.base import variants_of
 from spielcenter.solvers import winnable
+from spielcenter.solvers.crazy_quilt_honest import play_honestly
 from spielcenter.solvers.winnable import (
     NoWinnableListError,
     WinnableListError,
@@ -133,6 +134,20 @@ def test_every_deal_the_published_measurement_won_is_in_the_list_of_its_variant(
     assert sorted(record["deal"] for record in records) == list(range(1, 1001))
     held = set(winnable_deals("crazy-quilt", variant))
     assert [r["deal"] for r in records if r["result"] == "won" and r["deal"] not in held] == []
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_the_honest_player_ends_a_sample_of_the_published_deals_as_recorded(path: Path):
+    # The records' honest column is the current honest player's (10 000 positions a search,
+    # bench/crazy_quilt_winrate.py --honest-budget 10000): its first ten wins and every 100th
+    # loss, played again, end the same way. A change to its rules of thumb must measure again.
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    variant = path.stem.removeprefix("crazy-quilt-")
+    won = [r for r in records if r["honest"] == "won"][:10]
+    lost = [r for r in records if r["honest"] == "lost"][::100]
+    assert len(won) == 10
+    played = {r["deal"]: play_honestly(r["deal"], variant, 10_000).status.value for r in won + lost}
+    assert played == {r["deal"]: r["honest"] for r in won + lost}
 
 
 def test_the_published_records_cover_every_crazy_quilt_variant():

@@ -29,7 +29,6 @@ from spielcenter.games.crazy_quilt import (
     auto_moves,
     is_available,
     make,
-    ranks_touch,
 )
 from spielcenter.solvers.crazy_quilt import Position, buried, encode_card, solve_position
 
@@ -85,8 +84,8 @@ def rule_of_thumb(view: JSON) -> str | None:
     1. a foundation move that can never spoil the game (the engine's auto-move rule);
     2. the waste's top card to a foundation;
     3. an available quilt card to a foundation, the one that frees the most quilt cards;
-    4. a quilt card onto the waste when that frees a quilt card or another quilt card can follow
-       it; with no redeal left, never a card that would be stuck above a card it needs;
+    4. a quilt card onto the waste when that frees a quilt card, the one that frees the most;
+       with no redeal left, never a card that would be stuck above a card it needs;
     5. turning a stock card; then the redeal.
     """
     legal: list[str] = list(view["legal"])
@@ -114,23 +113,20 @@ def rule_of_thumb(view: JSON) -> str | None:
 
 
 def _worth_building(state: QuiltState, cell: int) -> bool:
+    """A quilt card goes onto the waste only when that frees another quilt card.
+
+    Building a card only because another of its suit could follow it buries the stock's next
+    cards under a run the last pass may not be able to clear: on deals 1-1 000 at 10 000
+    positions that rule won 51 / 44 / 706 / 683 games (classic, round the corner, second redeal,
+    both) against 59 / 63 / 729 / 735 without it (docs/winrates-crazy-quilt.md).
+    """
     card = state.quilt[cell]
     assert card is not None
     if state.redeals_left == 0:
         fnd = (*state.up, *state.down)
         if buried(encode_card(card), bytes(encode_card(c) for c in state.waste), fnd):
             return False
-    if cards_freed(state.quilt, cell):
-        return True
-    after = list(state.quilt)
-    after[cell] = None
-    return any(
-        other is not None
-        and is_available(after, index)
-        and other.suit == card.suit
-        and ranks_touch(other.rank, card.rank, state.round_the_corner)
-        for index, other in enumerate(after)
-    )
+    return cards_freed(state.quilt, cell) > 0
 
 
 def known_position(view: JSON, stock: Sequence[Card]) -> Position:

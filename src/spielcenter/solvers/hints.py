@@ -235,4 +235,4 @@ def _quilt_reason(view: JSON, move: str) -> str:
     quilt = [None if text is None else Card.parse(text) for row in view["quilt"] for text in row]
     if cards_freed(quilt, CELL_INDEX[move[:2]]):
         return "hint.quilt.waste_frees"
-    return "hint.quilt.waste_follows"
+    return "hint.quilt.waste_only"  # no stock, no redeal, no founding: building is all there is
