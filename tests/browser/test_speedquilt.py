@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
+from .speedquilt_kits_ui import drop_socket, messages, record
 from .speedquilt_ui import (
     answer_giving,
     choose_start_row,
@@ -534,9 +535,21 @@ def test_a_whole_game_against_three_computers_on_the_desktop_in_german(
     open_page: PageFactory, screenshots: Path
 ) -> None:
     page = open_page(locale="de-DE")
+    record(page)
     open_table(page, computers=3)
     play_to_the_end(page)
     check_end_table(page, "Punkte", "×")
+    # The screen draws itself again whenever something arrives (the payout, her achievements, a
+    # chat line; here the state after a lost connection): the row she opened stays open.
+    shown = page.locator(".sq-end .breakdown-lines li").count()
+    states = sum(1 for h in messages(page) if h["message"]["type"] == "table.state")
+    drop_socket(page)
+    page.wait_for_function(
+        "n => window.__sq.messages.filter(h => h.message.type === 'table.state').length > n",
+        arg=states,
+    )
+    expect(page.locator(".sq-end .end-row").first).to_have_class(re.compile("open"))
+    assert page.locator(".sq-end .breakdown-lines li").count() >= shown > 0
     page.wait_for_timeout(1_500)
     page.screenshot(path=screenshots / "speedquilt-end.png")
     expect(page.locator(".sq-history li").last).to_contain_text("Ende der Partie")

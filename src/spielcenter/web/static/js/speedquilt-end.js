@@ -76,6 +76,31 @@ export function endTable(view, result, ui) {
   return box;
 }
 
+/**
+ * The end table kept across renders. The screen draws itself again whenever something arrives
+ * (the pot's payout, her new achievements, a chat line, a seat that changes hands); a table built
+ * afresh each time would close the row she had just tapped and cut its breakdown short. So it is
+ * built once per result (anew only when the result itself differs), and only the parts that
+ * arrive late are put in again: `late(box, add)` puts them with `add(node, before?)`, and they
+ * are taken out before the next render.
+ * @param screen the screen that draws it (it keeps the table as `screen.keptEnd`)
+ * @param build () => the end table of `screen.result`
+ * @param late (box, add) => void
+ */
+export function keptEndTable(screen, build, late) {
+  // By content, not identity: after a reconnect the server sends the same result again.
+  const key = JSON.stringify(screen.result);
+  if (screen.keptEnd?.key !== key) screen.keptEnd = { key, box: build() };
+  const box = screen.keptEnd.box;
+  for (const part of box.querySelectorAll(".end-late")) part.remove();
+  late(box, (node, before = null) => {
+    if (!node) return;
+    node.classList.add("end-late");
+    box.insertBefore(node, before);
+  });
+  return box;
+}
+
 /** Show one player's breakdown: her quilt small, her pattern blocks lit one after another. */
 function breakdown(detail, quilt, score, ui) {
   const colours = score.remnant_colours ?? {};

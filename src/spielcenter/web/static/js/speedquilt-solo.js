@@ -6,7 +6,7 @@
 
 import { getJson, send } from "./api.js";
 import { t } from "./i18n.js";
-import { endTable } from "./speedquilt-end.js";
+import { endTable, keptEndTable } from "./speedquilt-end.js";
 import { button, el } from "./speedquilt-dom.js";
 import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
 import {
@@ -265,26 +265,30 @@ export class SoloScreen extends TableScreen {
     }
     const view = this.view;
     const stage = stageOf(view.variant);
-    const box = endTable(view, this.result, {
-      nameOf: (seat) => this.nameOf(seat),
-      onAgain: () =>
-        (stage ? playStage() : playDaily()).catch((error) => this.say(error.message, true)),
+    const build = () => {
+      const box = endTable(view, this.result, {
+        nameOf: (seat) => this.nameOf(seat),
+        onAgain: () =>
+          (stage ? playStage() : playDaily()).catch((error) => this.say(error.message, true)),
+      });
+      box.classList.add("solo-end");
+      // Leaderboard points belong to tables with others; alone there are none.
+      for (const cell of box.querySelectorAll(".end-table tr > :last-child")) cell.remove();
+      const cleared = stage && view.scores[0] >= view.target;
+      box.querySelector("h2").textContent = stage
+        ? t(cleared ? "solo.end.cleared" : "solo.end.missed", { stage })
+        : t("solo.end.daily_done");
+      box.querySelector(".end-again").textContent = stage
+        ? t(cleared ? "solo.end.play_next" : "solo.end.play_again")
+        : t("solo.end.practice_again");
+      return box;
+    };
+    // The stage or daily result and her achievements load after the end: drawn in afresh.
+    return keptEndTable(this, build, (box, add) => {
+      const result = stage ? stageResult(view, this.campaign) : dailyResult(view, this.daily);
+      add(result, box.querySelector(".end-table"));
+      add(achievementsBox(this.achievements), box.querySelector(".end-buttons"));
     });
-    box.classList.add("solo-end");
-    // Leaderboard points belong to tables with others; alone there are none.
-    for (const cell of box.querySelectorAll(".end-table tr > :last-child")) cell.remove();
-    const cleared = stage && view.scores[0] >= view.target;
-    box.querySelector("h2").textContent = stage
-      ? t(cleared ? "solo.end.cleared" : "solo.end.missed", { stage })
-      : t("solo.end.daily_done");
-    box.querySelector(".end-again").textContent = stage
-      ? t(cleared ? "solo.end.play_next" : "solo.end.play_again")
-      : t("solo.end.practice_again");
-    const result = stage ? stageResult(view, this.campaign) : dailyResult(view, this.daily);
-    box.querySelector(".end-table").before(result);
-    const earned = achievementsBox(this.achievements);
-    if (earned) box.querySelector(".end-buttons").before(earned);
-    return box;
   }
 }
 

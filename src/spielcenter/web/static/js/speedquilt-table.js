@@ -14,7 +14,7 @@ import {
   setCatalogue,
 } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
-import { endTable } from "./speedquilt-end.js";
+import { endTable, keptEndTable } from "./speedquilt-end.js";
 import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
 import { AUTO_PASS_MS, givingWindow, helpfulDice } from "./speedquilt-giving.js";
 import { historyPanel } from "./speedquilt-history.js";
@@ -833,17 +833,18 @@ export class TableScreen {
         },
       );
     } else if (this.result && this.view.phase === "over") {
-      content = endTable(this.view, this.result, {
-        nameOf: (s) => this.nameOf(s),
-        tempoMs: ANIMATION_MS[this.tempo] * 2,
-        // A table with people is set up again in the lobby.
-        onAgain: () =>
-          withPeople(this) ? (location.hash = "#/lobby") : this.app.newTable(this.table),
+      const build = () =>
+        endTable(this.view, this.result, {
+          nameOf: (s) => this.nameOf(s),
+          tempoMs: ANIMATION_MS[this.tempo] * 2,
+          // A table with people is set up again in the lobby.
+          onAgain: () =>
+            withPeople(this) ? (location.hash = "#/lobby") : this.app.newTable(this.table),
+        });
+      content = keptEndTable(this, build, (box, add) => {
+        add(achievementsBox(this.achievements), box.querySelector(".end-buttons"));
+        add(payoutLine(this, this.pot));
       });
-      const paid = payoutLine(this, this.pot);
-      if (paid) content.append(paid);
-      const earned = achievementsBox(this.achievements);
-      if (earned) content.querySelector(".end-buttons").before(earned);
     } else if (this.largeNeighbour !== null) {
       content = neighbourLarge(this, this.largeNeighbour);
     } else if (this.myWindow && this.legal.length) {
