@@ -193,6 +193,17 @@ def drop_socket(page: Page) -> None:
     page.evaluate("() => window.__sq.sockets.at(-1).close()")
 
 
+def drop_and_wait_for_state(page: Page) -> None:
+    """Lose the connection (:func:`drop_socket`) and wait until the server's state after the
+    reconnect has arrived."""
+    states = sum(1 for h in messages(page) if h["message"]["type"] == "table.state")
+    drop_socket(page)
+    page.wait_for_function(
+        "n => window.__sq.messages.filter(h => h.message.type === 'table.state').length > n",
+        arg=states,
+    )
+
+
 def table_id(page: Page) -> str:
     """The id of the table the page shows (from its address, #/table/<id>)."""
     address = page.url.split("#/table/", 1)

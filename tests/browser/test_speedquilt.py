@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from .speedquilt_kits_ui import drop_socket, messages, record
+from .speedquilt_kits_ui import drop_and_wait_for_state, record
 from .speedquilt_ui import (
     answer_giving,
     choose_start_row,
@@ -542,12 +542,7 @@ def test_a_whole_game_against_three_computers_on_the_desktop_in_german(
     # The screen draws itself again whenever something arrives (the payout, her achievements, a
     # chat line; here the state after a lost connection): the row she opened stays open.
     shown = page.locator(".sq-end .breakdown-lines li").count()
-    states = sum(1 for h in messages(page) if h["message"]["type"] == "table.state")
-    drop_socket(page)
-    page.wait_for_function(
-        "n => window.__sq.messages.filter(h => h.message.type === 'table.state').length > n",
-        arg=states,
-    )
+    drop_and_wait_for_state(page)
     expect(page.locator(".sq-end .end-row").first).to_have_class(re.compile("open"))
     assert page.locator(".sq-end .breakdown-lines li").count() >= shown > 0
     page.wait_for_timeout(1_500)

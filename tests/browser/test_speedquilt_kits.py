@@ -23,7 +23,7 @@ from .speedquilt_kits_ui import (
     audio_states,
     choose_row,
     die_seen,
-    drop_socket,
+    drop_and_wait_for_state,
     helpful_for,
     hurry_to_the_end,
     kit_deal,
@@ -564,13 +564,8 @@ def test_the_tempo_of_the_view_settings_paces_her_next_table(open_page: PageFact
 def reconnect(page: Page, how: str) -> None:
     """Lose the connection (``drop``: the socket closes; ``reload``: the page loads anew) and
     wait until the table has been drawn again from the server's answer."""
-    states = sum(1 for h in messages(page) if h["message"]["type"] == "table.state")
     if how == "drop":
-        drop_socket(page)
-        page.wait_for_function(
-            "n => window.__sq.messages.filter(h => h.message.type === 'table.state').length > n",
-            arg=states,
-        )
+        drop_and_wait_for_state(page)
     else:
         page.reload()
     page.wait_for_selector(".sq-screen[data-seq]:not(.offline) .sq-dice-area .die-slot")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -125,12 +126,17 @@ RECORDS = sorted((Path(__file__).parents[2] / "docs" / "records").glob("crazy-qu
 quilt.md), from which its figure is drawn."""
 
 
+def read_records(path: Path) -> tuple[str, list[dict[str, Any]]]:
+    """The variant of a records file and its records, one per deal."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return path.stem.removeprefix("crazy-quilt-"), records
+
+
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_every_deal_the_published_measurement_won_is_in_the_list_of_its_variant(path: Path):
     # The figure's mark (the lists' share) stands for every deal any solver won, so it may not
     # fall short of the measurement's wins: each deal it won must have its line in the list.
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    variant = path.stem.removeprefix("crazy-quilt-")
+    variant, records = read_records(path)
     assert sorted(record["deal"] for record in records) == list(range(1, 1001))
     held = set(winnable_deals("crazy-quilt", variant))
     assert [r["deal"] for r in records if r["result"] == "won" and r["deal"] not in held] == []
@@ -141,8 +147,7 @@ def test_the_honest_player_ends_a_sample_of_the_published_deals_as_recorded(path
     # The records' honest column is the current honest player's (10 000 positions a search,
     # bench/crazy_quilt_winrate.py --honest-budget 10000): its first ten wins and every 100th
     # loss, played again, end the same way. A change to its rules of thumb must measure again.
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    variant = path.stem.removeprefix("crazy-quilt-")
+    variant, records = read_records(path)
     won = [r for r in records if r["honest"] == "won"][:10]
     lost = [r for r in records if r["honest"] == "lost"][::100]
     assert len(won) == 10
