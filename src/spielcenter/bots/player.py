@@ -239,7 +239,6 @@ class Player(ABC):
                 if sorted(colours) != sorted(turn.basket):
                     yield game.parse_move("keep " + (" ".join(colours) or "none"))
                 yield game.parse_move("reroll")
-                yield game.parse_move("keep " + (" ".join(turn.basket) or "none"))
                 return
         if self.uses_thimble and not turn.rolling_over:
             yield from self.thimble(game, actions, values, turn.used, belief, seat)

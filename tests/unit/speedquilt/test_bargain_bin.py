@@ -9,7 +9,7 @@ from spielcenter.games.speedquilt.model import Deck
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.state import GameState
 
-from .engine_helpers import chosen, clear_quilt, game, lay, play, rolled
+from .engine_helpers import chosen, clear_quilt, game, lay, play, rolled, shelf_block
 
 
 def _last_roll(values: list[int], rolls: int = 3) -> tuple[Speedquilt, GameState, int]:
@@ -122,3 +122,34 @@ def test_a_blind_draw_cannot_be_undone() -> None:
     state = play(engine, state, me, "bin draw kit", "bin return")
     with pytest.raises(IllegalMoveError, match="nothing to undo"):
         engine.play(state, "undo", me)
+
+
+def test_an_undone_buy_that_showed_a_block_keeps_the_bargain_bin_closed() -> None:
+    """Seed 003: the bin's draw is blind ("ziehst blind"). A buy shows everyone the block that
+    refills the shelf; undo puts it back on top of its deck, so a draw after the undo would take
+    a block she has just seen (issue 37, attack 17). The bin stays closed for the turn."""
+    engine, state, me = _last_roll([4, 4, 4, 1, 2])
+    kit = shelf_block(state, Deck.KIT)
+    refill = state.decks[Deck.KIT][0]
+    bought = engine.play(state, f"buy {kit} at 0,1 with red blue green", me)
+    assert refill in bought.shelves[Deck.KIT]  # everyone sees the refill now
+    undone = engine.play(bought, "undo", me)
+    assert undone.decks[Deck.KIT][0] == refill
+    with pytest.raises(IllegalMoveError, match="no longer be blind"):
+        engine.play(undone, "bin draw kit", me)
+    with pytest.raises(IllegalMoveError, match="no longer be blind"):
+        engine.play(undone, "bin yellow to P04:1", me)
+    assert not any(m.startswith("bin") for m in map(engine.format_move, _legal(engine, undone)))
+
+
+def test_an_undone_sewing_shows_nothing_and_leaves_the_bargain_bin_open() -> None:
+    """Sewing shows no block: after its undo nothing else was done, and the bin may be used."""
+    engine, state, me = _last_roll([6, 2, 3, 4, 5])
+    state = play(engine, state, me, "sew P01 red:1 blue:2 green:3", "undo")
+    state = engine.play(state, "bin draw kit", me)
+    assert state.turn is not None and state.turn.drawn is not None
+
+
+def _legal(engine: Speedquilt, state: GameState) -> list[object]:
+    assert state.turn is not None
+    return list(engine.legal_moves(state, state.turn.seat))

@@ -27,7 +27,7 @@ def test_the_same_day_gives_the_same_dice_whatever_was_kept() -> None:
     engine, first = _daily()
     _, second = _daily()
     first = play(engine, first, 0, "roll", "keep red", "reroll")
-    second = play(engine, second, 0, "roll", "keep none", "reroll")
+    second = play(engine, second, 0, "roll", "reroll")  # nothing kept
     assert first.turn is not None and second.turn is not None
     assert first.turn.dice[B] == second.turn.dice[B]
     assert second.turn.dice[R] == DiceKey.for_day(DAY, SECRET).value(own_turn(0), 1, 2, R)

@@ -167,3 +167,17 @@ def test_undo_takes_back_an_adjustment_of_the_active_seat() -> None:
     assert state.turn is not None and die_seen_by(state.turn, me, R) == Die(R, 3)
     state = engine.play(state, "thimble red +1", me)
     assert die_seen_by(state.turn, me, R) == Die(R, 4)
+
+
+def test_an_adjustment_after_a_blind_draw_is_not_undone_past_the_returned_block() -> None:
+    """The blind draw ends undo (speedquilt.md §3.3); a thimble used after it may be undone, but
+    once the drawn block is placed or put back, undo must not restore the decks as they were
+    while it was out, or the block would vanish from the game (found by a random playout)."""
+    engine, state, me = _with_kits(2, [3, 1, 1, 1, 1], (THIMBLE, True))
+    assert state.turn is not None
+    state.turn.rolls = 3
+    drawn = state.decks[Deck.KIT][0]
+    state = play(engine, state, me, "bin draw kit", "thimble red +1", "bin return")
+    assert state.decks[Deck.KIT][-1] == drawn
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        engine.play(state, "undo", me)

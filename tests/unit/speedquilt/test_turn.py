@@ -7,7 +7,7 @@ import pytest
 from spielcenter.games.base import IllegalMoveError, MoveSyntaxError
 from spielcenter.games.speedquilt.dice import DiceKey, own_turn
 from spielcenter.games.speedquilt.model import COLOURS, Deck
-from spielcenter.games.speedquilt.rules import Speedquilt
+from spielcenter.games.speedquilt.rules import MAX_DECISIONS_PER_TURN, Speedquilt
 from spielcenter.games.speedquilt.state import GameState
 
 from .engine_helpers import B, G, P, R, Y, chosen, clear_quilt, game, lay, play, rolled, shelf_block
@@ -334,6 +334,36 @@ def test_a_seat_cannot_act_in_anothers_turn() -> None:
     engine, state, me = _my_turn()
     with pytest.raises(IllegalMoveError, match="not seat"):
         engine.play(state, "roll", 1 - me)
+
+
+def test_a_keep_that_leaves_the_basket_as_it_is_is_refused() -> None:
+    """A move must change something (issue 37, attack 7: a hundred "keep none" were a hundred
+    entries in the log and a hundred events for the others)."""
+    engine, state, me = _my_turn()
+    state = engine.play(state, "roll", me)
+    with pytest.raises(IllegalMoveError, match="holds exactly these dice already"):
+        engine.play(state, "keep none", me)
+    state = engine.play(state, "keep red green", me)
+    with pytest.raises(IllegalMoveError, match="holds exactly these dice already"):
+        engine.play(state, "keep green red", me)
+    assert "keep red green" not in [engine.format_move(m) for m in engine.legal_moves(state, me)]
+
+
+def test_a_turn_takes_a_bounded_number_of_decisions_and_can_always_end() -> None:
+    """Sewing and undoing again and again changes the position each time, so no single move is
+    a no-op; a turn is capped at MAX_DECISIONS_PER_TURN of the active seat's decisions, after
+    which only ending the turn is left (the log of a table cannot grow without end)."""
+    engine, state, me = _my_turn()
+    state = _quilt_of(state, me, ((0, 0), "P01"))
+    state = rolled(state, me, [6, 2, 3, 1, 1])
+    assert MAX_DECISIONS_PER_TURN % 2 == 0
+    for _ in range(MAX_DECISIONS_PER_TURN // 2):
+        state = play(engine, state, me, "sew P01 red:1 blue:2 green:3", "undo")
+    with pytest.raises(IllegalMoveError, match="decisions in one turn"):
+        engine.play(state, "sew P01 red:1 blue:2 green:3", me)
+    assert [engine.format_move(m) for m in engine.legal_moves(state, me)] == ["end"]
+    state = engine.play(state, "end", me)
+    assert state.turn is not None and state.turn.seat == 1 - me
 
 
 # -- notation and bad input ---------------------------------------------------------------------

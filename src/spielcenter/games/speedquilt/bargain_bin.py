@@ -39,6 +39,11 @@ def _bin_reason(state: GameState, seat: int) -> str | None:
         return "the bargain bin was used already in this turn"
     if turn.actions:
         return "the bargain bin is open only if nothing else was done in this turn"
+    if turn.revealed:
+        return (
+            "the bargain bin stays closed: a block from a deck was shown in this turn,"
+            " so a draw would no longer be blind"
+        )
     return None
 
 
@@ -112,6 +117,7 @@ def apply_bin_place(ctx: Context, state: GameState, move: BinPlace, seat: int) -
     cell: Cell = move.cell
     state.seats[seat].quilt[cell] = empty_block(ctx, turn.drawn[1])
     turn.drawn = None
+    turn.undo.clear()  # a snapshot from while the block was out would lose it again
 
 
 def reason_bin_return(state: GameState, seat: int) -> str | None:
@@ -126,3 +132,4 @@ def apply_bin_return(state: GameState) -> None:
     deck, block_id = turn.drawn
     state.decks[deck].append(block_id)
     turn.drawn = None
+    turn.undo.clear()  # a snapshot from while the block was out would lose it again

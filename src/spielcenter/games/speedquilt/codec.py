@@ -55,6 +55,8 @@ def _turn(t: TurnState) -> JSON:
         "rolling_over": t.rolling_over,
         "actions": t.actions,
         "bin_used": t.bin_used,
+        "revealed": t.revealed,
+        "decisions": t.decisions,
         "drawn": [str(t.drawn[0]), t.drawn[1]] if t.drawn else None,
         "windows": {
             str(s): {"offered": [str(c) for c in w.offered], "taken": [str(c) for c in w.taken]}
@@ -166,6 +168,9 @@ class _Reader:
             rolling_over=bool(d["rolling_over"]),
             actions=int(d["actions"]),
             bin_used=bool(d["bin_used"]),
+            # Both absent in positions encoded before they existed.
+            revealed=bool(d.get("revealed", False)),
+            decisions=int(d.get("decisions", 0)),
             drawn=(Deck(drawn[0]), self.block_id(drawn[1])) if drawn else None,
             windows={
                 int(s): Window([Colour(c) for c in w["offered"]], [Colour(c) for c in w["taken"]])

@@ -75,7 +75,15 @@ from .turn import (
     reason_undo,
 )
 
-__all__ = ["Speedquilt"]
+__all__ = ["MAX_DECISIONS_PER_TURN", "Speedquilt"]
+
+MAX_DECISIONS_PER_TURN = 100
+"""The active seat's decisions in one turn at most (a real turn takes a dozen or two). Sewing and
+undoing again and again changes the position each time, so only a cap bounds the log; at the cap
+only the moves that close the turn are left."""
+_CLOSING = (End, BinPlace, BinReturn)
+"""What the active seat may still do at the cap: end the turn (after placing or returning a
+drawn block)."""
 
 Reason = Callable[[Context, GameState, Any, int], "str | None"]
 Apply = Callable[[Context, GameState, Any, int], None]
@@ -162,6 +170,8 @@ class Speedquilt(Game[GameState, Move]):
             return f"there is no seat {seat} at this table"
         if seat not in self.to_act(state):
             return f"it is not seat {seat}'s turn"
+        if _at_cap(state, seat) and not isinstance(move, _CLOSING):
+            return f"{MAX_DECISIONS_PER_TURN} decisions in one turn are the most: end the turn"
         return _REASONS[type(move)](self.ctx, state, move, seat)
 
     def check(self, state: GameState, move: Move, seat: Seat = 0) -> None:
@@ -173,7 +183,10 @@ class Speedquilt(Game[GameState, Move]):
     def apply(self, state: GameState, move: Move, seat: Seat = 0) -> GameState:
         """The position after ``move`` (a new state; the old one is untouched)."""
         after = state.copy()
+        turn = after.turn
         _APPLIES[type(move)](self.ctx, after, move, seat)
+        if turn is not None and after.turn is turn and turn.seat == seat:
+            turn.decisions += 1
         return after
 
     def legal_moves(self, state: GameState, seat: Seat = 0) -> list[Move]:
@@ -290,6 +303,11 @@ class Speedquilt(Game[GameState, Move]):
     def view_for(self, state: GameState, seat: Seat | None) -> JSON:
         """What ``seat`` may see: no deck order, no future dice, nobody else's secrets."""
         return views.view_for(self, state, seat)
+
+
+def _at_cap(state: GameState, seat: Seat) -> bool:
+    turn = state.turn
+    return turn is not None and turn.seat == seat and turn.decisions >= MAX_DECISIONS_PER_TURN
 
 
 def _choices(hand: list[str]) -> Iterator[Move]:

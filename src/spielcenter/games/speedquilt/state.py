@@ -105,6 +105,13 @@ class TurnState:
     actions: int = 0
     """Actions standing (sewing, buying); undo takes them back."""
     bin_used: bool = False
+    decisions: int = 0
+    """The active seat's decisions in this turn (undo does not take them back): a turn is capped
+    at ``rules.MAX_DECISIONS_PER_TURN`` so that a log cannot grow without end."""
+    revealed: bool = False
+    """A buy this turn brought a block from a deck onto a shelf for everyone to see. Undo puts it
+    back on top of its deck but cannot unsee it, so the bargain bin stays closed for the turn:
+    its draw would no longer be blind (seed 003, "ziehst blind")."""
     drawn: tuple[Deck, str] | None = None
     """A blind-drawn block waiting to be placed or returned (seen only by the active seat)."""
     windows: dict[int, Window] = field(default_factory=dict)

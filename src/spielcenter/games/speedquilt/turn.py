@@ -100,8 +100,15 @@ def _rolling_reason(ctx: Context, state: GameState, seat: int) -> str | None:
 
 
 def reason_keep(ctx: Context, state: GameState, move: Keep, seat: int) -> str | None:
-    """Filling the basket before a reroll."""
-    return _rolling_reason(ctx, state, seat)
+    """Filling the basket before a reroll; a keep must change the basket (a no-op would only
+    lengthen the log and wake every other seat)."""
+    why = _rolling_reason(ctx, state, seat)
+    if why:
+        return why
+    assert state.turn is not None
+    if set(move.colours) == set(state.turn.basket):
+        return "the basket holds exactly these dice already"
+    return None
 
 
 def apply_keep(state: GameState, move: Keep) -> None:
@@ -250,6 +257,8 @@ def apply_buy(ctx: Context, state: GameState, move: Buy, seat: int) -> None:
     extra = stand_ins([seen[c].value for c in move.dice])
     if extra:
         spend_use(turn, seat, KitKind.SCISSORS, extra)
+    if state.decks[where[0]]:
+        turn.revealed = True  # the refill comes face up: undo will not hide it again
     take_from_shelf(state, *where)
     state.seats[seat].quilt[move.cell] = empty_block(ctx, move.block_id)
     _acted(turn, list(move.dice))
