@@ -456,6 +456,8 @@ def command_message(table_id: str, command: _Command) -> JSON:
     match command:
         case _Open():
             message = {"type": "table.open", "last_seq": command.last_seq}
+            if command.invite is not None:
+                message["invite"] = command.invite
         case _Move():
             message = {"type": "table.move", "move": command.move, "seq": command.seq}
         case _Chat():

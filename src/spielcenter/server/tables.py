@@ -121,6 +121,7 @@ class _Command:
 @dataclass
 class _Open(_Command):
     last_seq: int | None = None
+    invite: str | None = None
 
 
 @dataclass
@@ -397,8 +398,11 @@ class TableActor:
     # -- opening -------------------------------------------------------------------------------
 
     async def _open(self, command: _Open) -> None:
+        account_id = command.connection.login.account_id
+        if not self.stored.may_watch(account_id, command.invite):
+            raise ServiceError("invite_required", "this table is watched by invitation only")
         self.hub.watch(command.connection, self.key)
-        reader = self.stored.seat_of(command.connection.login.account_id)
+        reader = self.stored.seat_of(account_id)
         if self.chat is not None and self.chat_lines is None:
             self.chat_lines = await self.chat.recent(self.id)
         if reader is not None and reader in self.stored.clocks:
@@ -421,9 +425,12 @@ class TableActor:
             **self._seen_by(reader),
             "history": self.history(reader),
             "missed": missed,
-            "table": self.stored.summary(),
+            "table": self.stored.summary(self._account_at(reader)),
             "chat": list(self.chat_lines or []),
         }
+
+    def _account_at(self, seat: int | None) -> str | None:
+        return None if seat is None else self.stored.seats[seat].account_id
 
     def history(self, reader: int | None) -> list[JSON]:
         """The readable lines of the game so far, as ``reader`` may read them."""
@@ -874,17 +881,18 @@ class TableRegistry:
                 raise ServiceError("not_started", f"the table is {stored.record.status}")
             return self._activate(stored)
 
-    async def summary(self, table_id: str) -> JSON:
-        """The summary of any table: a live one from its actor, a lobby one from the store."""
+    async def summary(self, table_id: str, viewer: str | None = None) -> JSON:
+        """The summary of any table as ``viewer`` (an account) may see it: a live one from its
+        actor, a lobby one from the store."""
         actor = self.actors.get(table_id)
         if actor is not None:
-            return actor.stored.summary()
+            return actor.stored.summary(viewer)
         stored = await self.service.load(table_id)
         if stored is None:
             raise ServiceError("not_found", f"no table {table_id!r}")
         if stored.record.status in (STARTED, "finished"):
-            return (await self.get(table_id)).stored.summary()
-        return stored.summary()
+            return (await self.get(table_id)).stored.summary(viewer)
+        return stored.summary(viewer)
 
     def _activate(self, stored: StoredTable) -> TableActor:
         engine = self.engine_for(stored.record.variant, dict(stored.record.options))
@@ -912,7 +920,10 @@ class TableRegistry:
 
     async def summaries(self, account_id: str, state: str | None) -> list[JSON]:
         """Summaries of the tables ``account_id`` sits at, newest first."""
-        return [await self.summary(i) for i in await self.service.of_account(account_id, state)]
+        return [
+            await self.summary(i, account_id)
+            for i in await self.service.of_account(account_id, state)
+        ]
 
 
 # -- the WebSocket messages ------------------------------------------------------------------
@@ -929,6 +940,8 @@ class TableOpenMessage(_TableMessage):
 
     type: Literal["table.open"]
     last_seq: int | None = Field(default=None, ge=0)
+    invite: str | None = Field(default=None, min_length=1, max_length=64)
+    """The invitation code: a private table is watched by the people at it or with it."""
 
 
 class TableMoveMessage(_TableMessage):
@@ -1000,7 +1013,7 @@ def table_command(message: TableMessage, connection: Watcher, ref: Any) -> _Comm
     command: _Command
     match message:
         case TableOpenMessage():
-            command = _Open(connection, ref, last_seq=message.last_seq)
+            command = _Open(connection, ref, last_seq=message.last_seq, invite=message.invite)
         case TableMoveMessage():
             command = _Move(connection, ref, move=message.move, seq=message.seq)
         case TableChatMessage():

@@ -68,6 +68,10 @@ ever opened would otherwise stay until there are ``LIVE_GAMES`` of them (docs/pe
 "Soak")."""
 SECRET_DEALS = frozenset({"speedquilt"})
 """Games whose deal number keys hidden things (Speedquilt: the dice stream, the deck orders)."""
+CLIENT_VARIANTS = {"speedquilt": frozenset({"solo"})}
+"""Games of which a client may deal only some variants here: Speedquilt tables start at
+``/api/tables`` or the lobby, and the daily quilt (``daily-<day>``) and the campaign stages
+(``stage-N``) only through their own services, which store those variants themselves."""
 AbandonHook = Callable[[AsyncSession, datetime], Awaitable[None]]
 """Runs in the transaction that gives a game up (the campaign counts the stage as missed)."""
 
@@ -163,6 +167,7 @@ class GameService:
             game, variant, deal = old["game"], old["variant"], old["deal"]
         if game is None:
             raise ServiceError("bad_request", "say which game to deal, e.g. 'cruel'")
+        _check_client_variant(game, variant)  # before resolving: "daily" alone does not resolve
         engine = self._engine(game, variant)
         deal = _winnable_deal(engine) if winnable_only else self._deal(deal)
         now = self.clock()
@@ -583,3 +588,15 @@ def _foundation_hint(live: LiveGame) -> Hint:
         if len(text) >= 2 and text[-1] in "fud":
             return Hint(text, "hint.to_foundation")
     return Hint(None, "hint.none")
+
+
+def _check_client_variant(game: str, variant: str | None) -> None:
+    """Refuse with ``bad_variant`` a variant that only the server deals (see
+    :data:`CLIENT_VARIANTS`): such a game would be stored as something else, or fail to open."""
+    allowed = CLIENT_VARIANTS.get(game)
+    if allowed is not None and variant not in allowed:
+        raise ServiceError(
+            "bad_variant",
+            f"{variant!r} cannot be dealt here: {game} deals {', '.join(sorted(allowed))} here;"
+            " tables start in the lobby, the daily quilt and the campaign from their own pages",
+        )

@@ -143,8 +143,20 @@ class StoredTable:
                 return seat.seat
         return None
 
-    def summary(self) -> JSON:
-        """The table summary of docs/protocol.md."""
+    def seated(self, account_id: str | None) -> bool:
+        """Whether ``account_id`` sits at this table."""
+        return account_id is not None and self.seat_of(account_id) is not None
+
+    def may_watch(self, account_id: str, invite: str | None) -> bool:
+        """Whether ``account_id`` may watch: anyone at a public table; at a private one only the
+        people at it and whoever brings its invitation (an id alone is not enough)."""
+        if self.setup is None or not self.setup.private or self.seated(account_id):
+            return True
+        return invite is not None and secrets.compare_digest(invite, self.setup.invite)
+
+    def summary(self, viewer: str | None = None) -> JSON:
+        """The table summary of docs/protocol.md as ``viewer`` (an account) may see it: the
+        invitation code only for the people at the table, who share it."""
         row = self.record
         summary: JSON = {
             "id": row.id,
@@ -160,7 +172,7 @@ class StoredTable:
             "result": row.result,
         }
         if self.setup is not None:
-            summary["setup"] = _setup(self.setup)
+            summary["setup"] = _setup(self.setup, with_invite=self.seated(viewer))
         return summary
 
     def _seat(self, seat: TableSeat) -> JSON:
@@ -178,15 +190,17 @@ class StoredTable:
         }
 
 
-def _setup(setup: TableSetup) -> JSON:
-    return {
+def _setup(setup: TableSetup, with_invite: bool) -> JSON:
+    shown: JSON = {
         "think": setup.think_seconds,
         "giving": setup.giving_seconds,
         "stake": setup.stake,
         "stand_in": setup.stand_in,
         "private": setup.private,
-        "invite": setup.invite,
     }
+    if with_invite:
+        shown["invite"] = setup.invite
+    return shown
 
 
 class TableService:

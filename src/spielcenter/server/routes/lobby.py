@@ -45,19 +45,20 @@ async def create_lobby_table(
 ) -> dict[str, Any]:
     """A table waiting for people (it starts at once when no seat is free)."""
     table_id = await registry.lobby.create(login.account_id, NewTable(**body.model_dump()))
-    return await registry.summary(table_id)
+    return await registry.summary(table_id, login.account_id)
 
 
 @router.get("")
 async def waiting_tables(registry: RegistryDep, login: LoginDep) -> dict[str, Any]:
     """The public tables waiting for people, oldest first."""
-    return {"tables": [await registry.summary(i) for i in await registry.lobby.waiting()]}
+    waiting = await registry.lobby.waiting()
+    return {"tables": [await registry.summary(i, login.account_id) for i in waiting]}
 
 
 @router.get("/invite/{code}")
 async def invited_table(code: str, registry: RegistryDep, login: LoginDep) -> dict[str, Any]:
     """The table of an invitation link."""
-    return await registry.summary(await registry.lobby.by_invite(code))
+    return await registry.summary(await registry.lobby.by_invite(code), login.account_id)
 
 
 @router.post("/{table_id}/join")
@@ -66,7 +67,7 @@ async def join_table(
 ) -> dict[str, Any]:
     """Take the lowest free seat; the last one starts the game (stakes into the pot)."""
     await registry.lobby.join(login.account_id, table_id, body.invite)
-    return await registry.summary(table_id)
+    return await registry.summary(table_id, login.account_id)
 
 
 @router.post("/{table_id}/leave")
@@ -75,4 +76,4 @@ async def leave_table(
 ) -> dict[str, Any]:
     """Give up a seat before the start."""
     await registry.lobby.leave(login.account_id, table_id)
-    return await registry.summary(table_id)
+    return await registry.summary(table_id, login.account_id)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
+
+from spielcenter.services.common import ServiceError
 
 from ..deps import CheckedLoginDep, LoginDep
 from ..schemas import Body
@@ -60,7 +62,7 @@ async def create_table(
         options=options,
         deal=body.deal,
     )
-    return actor.stored.summary()
+    return actor.stored.summary(login.account_id)
 
 
 @router.get("")
@@ -72,12 +74,20 @@ async def list_tables(
 
 
 @router.get("/{table_id}")
-async def show_table(table_id: str, registry: RegistryDep, login: LoginDep) -> dict[str, Any]:
-    """One table as the caller may see it (a spectator sees the public view)."""
+async def show_table(
+    table_id: str,
+    registry: RegistryDep,
+    login: LoginDep,
+    invite: Annotated[str | None, Query(max_length=64)] = None,
+) -> dict[str, Any]:
+    """One table as the caller may see it (a spectator sees the public view; a private table
+    only with its ``invite``)."""
     actor = await registry.get(table_id)
+    if not actor.stored.may_watch(login.account_id, invite):
+        raise ServiceError("invite_required", "this table is watched by invitation only")
     reader = actor.stored.seat_of(login.account_id)
     message = actor.state_message(reader)
     return {
-        **actor.stored.summary(),
+        **actor.stored.summary(login.account_id),
         **{key: message[key] for key in ("seat", "view", "to_act", "legal", "history")},
     }
