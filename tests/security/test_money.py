@@ -1,0 +1,226 @@
+"""Attacks on the taler (issue 37, docs/security.md): one balance staked twice by joins at the
+same instant, free money from guests, seats nobody played collecting pots, a refused join
+naming another account's balance. Every test runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from spielcenter.server.deps import Platform
+from spielcenter.server.tables import TableRegistry
+from spielcenter.services.common import ServiceError
+from spielcenter.services.ledger import HOUSE, Leg, player
+from spielcenter.services.ledger import post as post_movement
+from spielcenter.services.lobby import NewTable
+from spielcenter.store.models import LedgerEntry
+
+from ..server.lobby_helpers import claimed_accounts, get, join, ledger, lobby_table, post
+from ..server.tables_helpers import other_account
+from .conftest import devices, make_table_app
+
+__all__ = ["devices", "make_table_app"]  # fixtures used by the tests below
+
+START = 1000
+"""What a claimed account starts with."""
+TRIALS = 10
+REFUSED = {"insufficient_taler", "table_withdrawn", "not_waiting"}
+"""Her own balance is short; a table of hers can no longer start (or was withdrawn already)."""
+_names = itertools.count(1)
+
+
+async def _claimed(platform: Platform) -> str:
+    """A new account with a name (a guest claimed at once); its id."""
+    _token, login = await platform.accounts.new_guest()
+    await platform.accounts.claim(login, f"Spieler{next(_names)}", "geheim-1234")
+    return login.account_id
+
+
+async def _ledger_balances(registry: TableRegistry) -> dict[str, int]:
+    """Every ledger account's balance, straight from the entries."""
+    async with registry.service.sessionmaker() as db:
+        rows = await db.execute(
+            select(LedgerEntry.account, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.account)
+        )
+        return {account: int(total) for account, total in rows.all()}
+
+
+async def _race_for_one_balance(platform: Platform, registry: TableRegistry) -> list[Any]:
+    """Anna's whole 1 000 waits at three tables of hers and is asked for by five requests at
+    once: three people joining her tables, Anna joining Dora's, Anna opening a table against a
+    computer (it starts, and pays, at once). What each request came to."""
+    lobby = registry.lobby
+    anna, bea, cleo, ella, dora = [await _claimed(platform) for _ in range(5)]
+    waiting = NewTable(players=2, stake=START)
+    mine = [await lobby.create(anna, waiting) for _ in range(3)]
+    doras = await lobby.create(dora, waiting)
+    against_a_computer = NewTable(players=2, bots=["easy"], stake=START)
+    return list(
+        await asyncio.gather(
+            lobby.join(bea, mine[0]),
+            lobby.join(cleo, mine[1]),
+            lobby.join(ella, mine[2]),
+            lobby.join(anna, doras),
+            lobby.create(anna, against_a_computer),
+            return_exceptions=True,
+        )
+    )
+
+
+def test_one_balance_cannot_be_staked_twice_by_joins_at_once(
+    devices: Callable[..., TestClient],
+) -> None:
+    """Five requests race for one balance of 1 000 on separate database connections, ten times
+    over: exactly one is paid each time, nobody's balance goes below 0, the ledger sums to 0."""
+    device = devices()
+    platform: Platform = device.app.state.platform  # type: ignore[attr-defined]
+    registry: TableRegistry = device.app.state.tables  # type: ignore[attr-defined]
+    paid_per_trial = []
+    for _ in range(TRIALS):
+        outcomes = device.portal.call(_race_for_one_balance, platform, registry)  # type: ignore[union-attr]
+        refusals = [o for o in outcomes if isinstance(o, BaseException)]
+        assert all(isinstance(r, ServiceError) for r in refusals), refusals
+        assert {r.code for r in refusals} <= REFUSED, refusals  # type: ignore[attr-defined]
+        paid_per_trial.append(len(outcomes) - len(refusals))
+    balances = device.portal.call(_ledger_balances, registry)  # type: ignore[union-attr]
+    overdrawn = {a: b for a, b in balances.items() if a.startswith("player:") and b < 0}
+    assert paid_per_trial == [1] * TRIALS
+    assert overdrawn == {}
+    assert sum(balances.values()) == 0
+
+
+# -- 6. free money: guests play for nothing --------------------------------------------------
+
+GUESTS = 100
+
+
+async def _guests_and_the_house(platform: Platform, registry: TableRegistry) -> list[Any]:
+    guests = [(await platform.accounts.new_guest())[1].account_id for _ in range(GUESTS)]
+    statements = [await registry.ledger.statement(guest) for guest in guests]
+    return [statements, await registry.ledger.balance_of(HOUSE)]
+
+
+def test_a_hundred_guests_bring_no_taler(devices: Callable[..., TestClient]) -> None:
+    device = devices()
+    platform: Platform = device.app.state.platform  # type: ignore[attr-defined]
+    registry: TableRegistry = device.app.state.tables  # type: ignore[attr-defined]
+    statements, house = device.portal.call(_guests_and_the_house, platform, registry)  # type: ignore[union-attr]
+    assert {(s["balance"], s["claimed"], len(s["history"])) for s in statements} == {(0, False, 0)}
+    assert house == 0  # the house issued nothing
+
+
+def test_a_guest_cannot_stake_so_cannot_hand_its_taler_to_its_creator(
+    devices: Callable[..., TestClient],
+) -> None:
+    """The throwaway guest that joins its creator's staked table and only ends its turns finds
+    no seat to lose at: a guest neither opens nor joins a table with a stake."""
+    device = devices()
+    (creator,) = claimed_accounts(device, 1)
+    guest = other_account(device)
+    opened = post(device, guest, "/api/lobby", {"players": 2, "bots": ["easy"], "stake": 500})
+    table = lobby_table(device, creator, stake=500)
+    joined = join(device, guest, table["id"])
+    seats = get(device, creator, f"/api/lobby/invite/{table['setup']['invite']}")["seats"]
+    assert opened.status_code == joined.status_code == 403
+    assert opened.json()["error"]["code"] == joined.json()["error"]["code"] == "claim_required"
+    assert get(device, guest, "/api/tables")["tables"] == []  # the refused table was not made
+    assert seats[1] == {"seat": 1, "kind": "free"}
+    assert ledger(device, creator)["balance"] == START
+    assert ledger(device, guest)["balance"] == 0
+    free = post(device, guest, "/api/lobby", {"players": 2, "bots": ["easy"]})
+    assert free.status_code == 201  # without a stake a guest plays as before
+
+
+def test_a_claimed_account_gets_its_1000_taler_once(devices: Callable[..., TestClient]) -> None:
+    device = devices()
+    guest = ledger(device, dict(device.cookies))
+    (claimed,) = claimed_accounts(device, 1)
+    first, again = ledger(device, claimed), ledger(device, claimed)
+    assert (guest["balance"], guest["claimed"], guest["history"]) == (0, False, [])
+    assert (first["balance"], first["claimed"]) == (START, True)
+    assert again["balance"] == START
+    assert [m["kind"] for m in again["history"]] == ["opening"]
+
+
+async def _five_first_looks(platform: Platform, registry: TableRegistry) -> list[Any]:
+    account = await _claimed(platform)
+    looks = [registry.ledger.statement(account) for _ in range(5)]
+    return list(await asyncio.gather(*looks, return_exceptions=True))
+
+
+def test_a_claimed_account_looking_five_times_at_once_is_opened_once(
+    devices: Callable[..., TestClient],
+) -> None:
+    device = devices()
+    platform: Platform = device.app.state.platform  # type: ignore[attr-defined]
+    registry: TableRegistry = device.app.state.tables  # type: ignore[attr-defined]
+    for _ in range(TRIALS):
+        looks = device.portal.call(_five_first_looks, platform, registry)  # type: ignore[union-attr]
+        assert [look["balance"] for look in looks] == [START] * 5, looks
+    assert device.portal.call(registry.ledger.total) == 0  # type: ignore[union-attr]
+
+
+# -- 13. a refused join names no balance; an unpayable table is withdrawn --------------------
+
+
+def _no_figure(refused: Any) -> bool:
+    """The refusal's message carries no number: no balance, no stake, nobody's taler."""
+    return re.search(r"\d", refused.json()["error"]["message"]) is None
+
+
+def test_a_refused_join_names_no_balance_and_the_unpayable_table_is_withdrawn(
+    devices: Callable[..., TestClient],
+) -> None:
+    """Anna waits at two tables with her whole 1 000; the first to start takes it. The other is
+    withdrawn at that moment: off the list, and Cleo's join hears no balance and pays nothing."""
+    device = devices()
+    anna, bea, cleo = claimed_accounts(device, 3)
+    first = lobby_table(device, anna, stake=START)
+    second = lobby_table(device, anna, stake=START)
+    assert join(device, bea, second["id"]).status_code == 200  # it starts: her 1 000 in its pot
+    listed = [table["id"] for table in get(device, cleo, "/api/lobby")["tables"]]
+    refused = join(device, cleo, first["id"])
+    status = get(device, cleo, f"/api/lobby/invite/{first['setup']['invite']}")["status"]
+    assert first["id"] not in listed
+    assert refused.status_code == 409 and _no_figure(refused), refused.json()
+    assert status == "cancelled"
+    assert [ledger(device, who)["balance"] for who in (anna, bea, cleo)] == [0, 0, START]
+
+
+async def _spend_elsewhere(registry: TableRegistry, account_id: str) -> None:
+    """Her balance goes where the lobby does not watch (a stake of a table from before the
+    withdrawal rule, say): 1 000 to the house."""
+    async with registry.service.sessionmaker.begin() as db:
+        legs = [Leg(player(account_id), -START), Leg(HOUSE, START)]
+        await post_movement(db, f"elsewhere:{account_id}", "stake", legs, registry.clock())
+
+
+def test_a_table_its_creator_can_no_longer_pay_is_not_listed_and_a_join_withdraws_it(
+    devices: Callable[..., TestClient],
+) -> None:
+    device = devices()
+    anna, cleo = claimed_accounts(device, 2)
+    registry: TableRegistry = device.app.state.tables  # type: ignore[attr-defined]
+    table = lobby_table(device, anna, players=3, stake=START)
+    anna_id = get(device, anna, "/api/me")["id"]
+    device.portal.call(_spend_elsewhere, registry, anna_id)  # type: ignore[union-attr]
+    listed = [t["id"] for t in get(device, cleo, "/api/lobby")["tables"]]
+    refused = join(device, cleo, table["id"])
+    after = get(device, cleo, f"/api/lobby/invite/{table['setup']['invite']}")
+    assert table["id"] not in listed
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "table_withdrawn"
+    assert _no_figure(refused)
+    assert after["status"] == "cancelled"
+    assert cleo_id(device, cleo) not in {seat.get("account_id") for seat in after["seats"]}
+    assert [ledger(device, who)["balance"] for who in (anna, cleo)] == [0, START]
+
+
+def cleo_id(device: TestClient, cookies: dict[str, str]) -> str:
+    found: str = get(device, cookies, "/api/me")["id"]
+    return found
