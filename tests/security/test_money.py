@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -19,7 +20,14 @@ from spielcenter.services.common import ServiceError
 from spielcenter.services.ledger import HOUSE, Leg, player
 from spielcenter.services.ledger import post as post_movement
 from spielcenter.services.lobby import NewTable
-from spielcenter.store.models import LedgerEntry
+from spielcenter.services.progress import ProgressServices
+from spielcenter.store.models import (
+    CampaignRecord,
+    DailyAttempt,
+    GameRecord,
+    LedgerEntry,
+    TableResult,
+)
 
 from ..server.lobby_helpers import claimed_accounts, get, join, ledger, lobby_table, post
 from ..server.tables_helpers import other_account
@@ -162,8 +170,90 @@ def test_a_claimed_account_looking_five_times_at_once_is_opened_once(
     registry: TableRegistry = device.app.state.tables  # type: ignore[attr-defined]
     for _ in range(TRIALS):
         looks = device.portal.call(_five_first_looks, platform, registry)  # type: ignore[union-attr]
-        assert [look["balance"] for look in looks] == [START] * 5, looks
+        assert not [look for look in looks if isinstance(look, BaseException)], looks
+        assert [look["balance"] for look in looks] == [START] * 5
     assert device.portal.call(registry.ledger.total) == 0  # type: ignore[union-attr]
+
+
+async def _results_of(progress: ProgressServices, accounts: dict[str, str], day: str) -> None:
+    """Each account finished a table, cleared campaign stage 2 and played today's quilt."""
+    leaderboards = progress.leaderboards
+    now = leaderboards.clock()
+    async with leaderboards.sessionmaker.begin() as db:
+        for index, account in enumerate(accounts.values()):
+            game = GameRecord(
+                id=f"daily-{index}",
+                account_id=account,
+                game="speedquilt",
+                variant=f"daily-{day}",
+                deal=1,
+                status="finished",
+                created_at=now,
+            )
+            db.add(game)
+            await db.flush()
+            db.add_all(
+                [
+                    TableResult(
+                        table_id=f"t{index}",
+                        account_id=account,
+                        points=20,
+                        place=1,
+                        leaderboard_points=150,
+                        seats=2,
+                        finished_at=now,
+                    ),
+                    CampaignRecord(
+                        account_id=account,
+                        stage=3,
+                        spools=2,
+                        points=0,
+                        best_stage=2,
+                        best_points=30,
+                        best_at=now,
+                        updated_at=now,
+                    ),
+                    DailyAttempt(
+                        game_id=game.id,
+                        account_id=account,
+                        day=day,
+                        ranked=True,
+                        points=25,
+                        empty_patches=1,
+                        created_at=now,
+                        finished_at=now + timedelta(minutes=5),
+                    ),
+                ]
+            )
+
+
+def test_guests_are_on_no_leaderboard_and_not_in_the_daily_list(
+    devices: Callable[..., TestClient],
+) -> None:
+    """A flood of guests cannot fill the public lists; a guest's results still count for her."""
+    device = devices()
+    (claimed,) = claimed_accounts(device, 1)
+    guest = other_account(device)
+    ids = {
+        "guest": get(device, guest, "/api/me")["id"],
+        "claimed": get(device, claimed, "/api/me")["id"],
+    }
+    progress: ProgressServices = device.app.state.progress  # type: ignore[attr-defined]
+    day = progress.daily.today()
+    device.portal.call(_results_of, progress, ids, day)  # type: ignore[union-attr]
+    lists = ("tables?period=all", "campaign", f"daily?day={day}")
+    seen = {
+        who: [get(device, c, f"/api/leaderboards/{path}") for path in lists]
+        for who, c in (("guest", guest), ("claimed", claimed))
+    }
+    for board in seen["claimed"]:
+        assert (board["total"], board["me"]["rank"], board["listed"]) == (1, 1, True)
+        assert [line["you"] for line in board["entries"]] == [True]
+    for board in seen["guest"]:
+        assert (board["total"], board["me"], board["listed"]) == (1, None, False)
+        assert [line["you"] for line in board["entries"]] == [False]
+    assert get(device, guest, "/api/daily")["played"] is True  # her own progress counts
+    assert get(device, guest, "/api/campaign")["best_stage"] == 2
 
 
 # -- 13. a refused join names no balance; an unpayable table is withdrawn --------------------
