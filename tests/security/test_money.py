@@ -14,10 +14,12 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from spielcenter.bots import get_bot
 from spielcenter.server.deps import Platform
 from spielcenter.server.tables import TableRegistry
+from spielcenter.services.clocks import ABSENCE
 from spielcenter.services.common import ServiceError
-from spielcenter.services.ledger import HOUSE, Leg, player
+from spielcenter.services.ledger import HOUSE, Leg, player, pot, split_pot
 from spielcenter.services.ledger import post as post_movement
 from spielcenter.services.lobby import NewTable
 from spielcenter.services.progress import ProgressServices
@@ -29,7 +31,19 @@ from spielcenter.store.models import (
     TableResult,
 )
 
-from ..server.lobby_helpers import claimed_accounts, get, join, ledger, lobby_table, post
+from ..server.conftest import FakeClock
+from ..server.lobby_helpers import (
+    Person,
+    claimed_accounts,
+    get,
+    join,
+    later,
+    ledger,
+    lobby_table,
+    post,
+    socket_as,
+    until_type,
+)
 from ..server.tables_helpers import other_account
 from .conftest import devices, make_table_app
 
@@ -314,3 +328,89 @@ def test_a_table_its_creator_can_no_longer_pay_is_not_listed_and_a_join_withdraw
 def cleo_id(device: TestClient, cookies: dict[str, str]) -> str:
     found: str = get(device, cookies, "/api/me")["id"]
     return found
+
+
+# -- 8. absent seats collect: no winnings for a seat with none of its own decisions ----------
+
+STAKE = 300
+TABLES_TO_WIN = 3
+"""Tables Anna may play until her seat places first (the easy stand-in seldom beats her)."""
+
+
+def _books(device: TestClient, *accounts: str) -> list[int]:
+    """The balances of ledger accounts, and last the sum of the whole ledger."""
+    service = device.app.state.tables.ledger  # type: ignore[attr-defined]
+    balances = [device.portal.call(service.balance_of, a) for a in accounts]  # type: ignore[union-attr]
+    return [*balances, device.portal.call(service.total)]  # type: ignore[union-attr]
+
+
+def _own_decisions(device: TestClient, table_id: str) -> set[int]:
+    """The seats with an entry in the stored log that its person made herself."""
+    registry: TableRegistry = device.app.state.tables  # type: ignore[attr-defined]
+    stored = device.portal.call(registry.service.load, table_id)  # type: ignore[union-attr]
+    return {entry.seat for entry in stored.entries if not entry.by_stand_in}
+
+
+def _staked_table_of_two(
+    device: TestClient, anna: dict[str, str], bea: dict[str, str]
+) -> tuple[dict[str, Any], list[str]]:
+    """A started table of Anna and Bea without a think clock (an absent person's seat is
+    played by the easy stand-in after two minutes); the ledger names of both."""
+    table = lobby_table(device, anna, stake=STAKE, stand_in="easy")
+    seats = join(device, bea, table["id"]).json()["seats"]
+    return table, [player(seat["account_id"]) for seat in seats]
+
+
+def test_a_staked_table_nobody_opened_pays_its_pot_to_no_stand_in(
+    devices: Callable[..., TestClient], clock: FakeClock
+) -> None:
+    """Neither person ever opens the table: two minutes later stand-ins play both seats to the
+    end. Whichever seat wins, no person made a decision: the whole pot goes to the house."""
+    device = devices()
+    anna, bea = claimed_accounts(device, 2)
+    watcher = other_account(device)
+    table, names = _staked_table_of_two(device, anna, bea)
+    before = _books(device, *names, HOUSE)
+    with socket_as(device, watcher) as ws:
+        Person(ws, table, 0).open()  # a spectator, to see the end
+        later(device, clock, table["id"], ABSENCE.total_seconds() + 1)
+        end = until_type(ws, "table.end")[-1]
+    after = _books(device, *names, HOUSE, pot(table["id"]))
+    assert _own_decisions(device, table["id"]) == set()  # stored: a restart knows it too
+    assert 1 in end["result"]["places"]  # a seat won, and with it nobody
+    assert after[:2] == before[:2] == [START - STAKE] * 2
+    assert after[2] == before[2] + 2 * STAKE
+    assert after[3] == 0 and after[4] == 0
+
+
+def test_a_person_who_made_her_own_decisions_still_wins_beside_a_seat_nobody_played(
+    devices: Callable[..., TestClient], clock: FakeClock
+) -> None:
+    """Anna plays every decision of her seat herself; Bea never opens the table. Bea's seat is
+    paid nothing whatever it scores; Anna's is paid as ever — shown on a table she wins."""
+    device = devices()
+    anna, bea = claimed_accounts(device, 2)
+    won = 0
+    for _ in range(TABLES_TO_WIN):
+        table, names = _staked_table_of_two(device, anna, bea)
+        before = _books(device, *names, HOUSE)
+        with socket_as(device, anna) as ws:
+            person = Person(ws, table, 0)
+            person.bot = get_bot("normal")
+            state = person.open()
+            later(device, clock, table["id"], ABSENCE.total_seconds() + 1)  # Bea is away
+            person.play(state)
+            end = until_type(ws, "table.end")[-1]
+        assert _own_decisions(device, table["id"]) == {0}
+        places = end["result"]["places"]
+        shares, house = split_pot(2 * STAKE, places, [True, False])
+        after = _books(device, *names, HOUSE, pot(table["id"]))
+        assert after[0] == before[0] + shares[0]
+        assert after[1] == before[1]  # Bea's seat: not one decision of her own
+        assert after[2] == before[2] + house
+        assert after[3] == 0 and after[4] == 0
+        if places[0] == 1:
+            won += 1
+            assert after[0] > before[0]  # she is paid
+            break
+    assert won == 1
