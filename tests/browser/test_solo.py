@@ -35,7 +35,7 @@ from .speedquilt_ui import (
     play_to_the_end,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory
+from .ui import PHONE, PageFactory, claim_account
 
 pytestmark = pytest.mark.browser
 
@@ -104,6 +104,7 @@ def test_the_daily_quilt_is_played_to_its_end_and_ranked(
     open_page: PageFactory, screenshots: Path
 ) -> None:
     page = open_page()
+    claim_account(page)  # the daily list shows accounts with a name
     start_solo(page, ".solo-play-daily")
     day = api(page, "/api/daily")["day"]
     expect(page.locator(".sq-toolbar .solo-facts")).to_contain_text(

@@ -2,11 +2,12 @@
 lobby, an invitation link, seats, clocks with their grace, giving at once, leaving and coming
 back, a reconnect, chat, and the taler stake paid out.
 
-Two browser contexts are two people (two guest accounts); a third seat is a normal computer (it
-rerolls whenever it may, so both people get giving windows at once; easy rerolls seldom). The
-server runs with ``SPIELCENTER_CLOCK_SCALE`` so its clocks are short: a think time of 2 min lasts
-60 s here, a giving clock of 30 s lasts 15 s, and the grace 5 s. (Longer would slow the test; much
-shorter and a clock could run out by itself while a busy machine serves the other page.)
+Two browser contexts are two people (two guest accounts, named for the staked game: guests play
+for nothing); a third seat is a normal computer (it rerolls whenever it may, so both people get
+giving windows at once; easy rerolls seldom). The server runs with ``SPIELCENTER_CLOCK_SCALE``
+so its clocks are short: a think time of 2 min lasts 60 s here, a giving clock of 30 s lasts
+15 s, and the grace 5 s. (Longer would slow the test; much shorter and a clock could run out by
+itself while a busy machine serves the other page.)
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from .tables_ui import (
     take_a_step,
     wait_for_table,
 )
-from .ui import PHONE, PageFactory
+from .ui import PHONE, PageFactory, claim_account
 
 pytestmark = pytest.mark.browser
 
@@ -144,6 +145,8 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
 ) -> None:
     anna = open_page(locale="de-DE")
     bea = open_page(locale="en-GB")
+    for person in (anna, bea):
+        claim_account(person)  # guests play for nothing
     before = balance(anna) + balance(bea)
     open_lobby(bea)
     open_lobby(anna)

@@ -8,6 +8,7 @@ so a step can wait until the server has answered.
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable
 
 from playwright.sync_api import Locator, Page, ViewportSize, expect
@@ -18,6 +19,20 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 
 PageFactory = Callable[..., Page]
 """``open_page(viewport=PHONE, locale="de-DE")``: the start page in a fresh browser context."""
+
+
+def claim_account(page: Page) -> str:
+    """On the start page, give the guest account a name of its own (only a claimed account has
+    taler to stake and stands on the lists: docs/ledger.md); the name."""
+    name = f"tester{uuid.uuid4().hex[:8]}"
+    account = page.locator(".account")
+    account.locator("summary").click()
+    claim = account.locator("form.claim")
+    claim.locator('input[name="name"]').fill(name)
+    claim.locator('input[name="password"]').fill("a long secret phrase")
+    claim.locator('button[type="submit"]').click()
+    expect(page.locator(".account .who")).to_contain_text(name)
+    return name
 
 
 def start_deal(page: Page, game: str, deal: int, variant: str | None = None) -> None:

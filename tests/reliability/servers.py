@@ -130,6 +130,17 @@ class Player:
             self.token = client.cookies.get(SESSION) or self.token
             self.csrf = body["csrf"]
 
+    def claim(self, server: Server) -> None:
+        """Give the account a name: only a claimed account has taler to stake (docs/ledger.md).
+        Keeps the session and CSRF token the claim leaves it with."""
+        body = {"name": f"Zahler-{self.name}", "password": "geheim-1234"}
+        headers = {"X-CSRF-Token": self.csrf}
+        with self.http(server) as client:
+            answer = client.post("/api/account/claim", json=body, headers=headers)
+            assert answer.status_code == 200, answer.text
+            self.token = client.cookies.get(SESSION) or self.token
+            self.csrf = answer.json()["csrf"]
+
     def post(self, server: Server, path: str, body: dict[str, Any]) -> httpx.Response:
         """A state-changing request of this player."""
         with self.http(server) as client:

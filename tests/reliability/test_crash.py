@@ -188,6 +188,7 @@ def test_the_ledger_balances_through_kills_during_staked_games(
     try:
         for player in players:
             player.sign_in(server)
+            player.claim(server)  # guests play for nothing
             with player.http(server) as client:
                 assert client.get("/api/ledger").json()["balance"] == 1000
             staked = player.post(server, "/api/lobby", {**TIMED_TABLE, "stake": 100})

@@ -18,6 +18,7 @@ from ..server.conftest import claim, csrf, login, me, new_game
 from ..server.lobby_helpers import (
     Person,
     accounts,
+    claimed_accounts,
     get,
     join,
     ledger,
@@ -137,7 +138,7 @@ def test_nobody_joins_a_full_table(devices: Callable[..., TestClient]) -> None:
 
 def test_nobody_stakes_taler_they_do_not_have(devices: Callable[..., TestClient]) -> None:
     device = devices()
-    (anna,) = accounts(device, 1)
+    (anna,) = claimed_accounts(device, 1)
     before = ledger(device, anna)["balance"]
     refused = post(device, anna, "/api/lobby", {"players": 2, "stake": before + 1})
     assert refused.status_code == 402 and refused.json()["error"]["code"] == "insufficient_taler"

@@ -228,6 +228,7 @@ def test_a_killed_owner_s_table_is_taken_over_with_its_clock_and_played_to_the_e
     near, owner = servers
     person = Player("bert")
     person.sign_in(owner)
+    person.claim(owner)  # only a claimed account stakes taler
     created = person.post(owner, "/api/lobby", TIMED_TABLE)
     assert created.status_code == 201, created.text
     table_id = created.json()["id"]

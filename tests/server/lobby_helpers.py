@@ -4,6 +4,7 @@ and a hand on the clock (the app's clock is the test's FakeClock; ``wake`` makes
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from .conftest import FakeClock, csrf
 from .tables_helpers import engine_of, other_account, receive_until, socket_as
 
 Cookies = dict[str, str]
+_names = itertools.count(1)
 
 
 @contextmanager
@@ -48,6 +50,20 @@ def get(device: TestClient, cookies: Cookies, path: str) -> Any:
 def accounts(device: TestClient, count: int) -> list[Cookies]:
     """The device's own account and ``count - 1`` new guests on its server."""
     return [dict(device.cookies)] + [other_account(device) for _ in range(count - 1)]
+
+
+def claimed_accounts(device: TestClient, count: int) -> list[Cookies]:
+    """Like :func:`accounts`, each account claimed with a name of its own: guests play for
+    nothing, only a claimed account has taler to stake (docs/ledger.md)."""
+    people = accounts(device, count)
+    for index, cookies in enumerate(people):
+        with as_account(device, cookies):
+            body = {"name": f"Zahler{next(_names)}", "password": "geheim-1234"}
+            answer = device.post("/api/account/claim", json=body, headers=csrf(device))
+            assert answer.status_code == 200, answer.text
+            people[index] = dict(device.cookies)  # the session the claim left her with
+    device.cookies = people[0]
+    return people
 
 
 def lobby_table(device: TestClient, cookies: Cookies, **fields: Any) -> dict[str, Any]:
@@ -169,6 +185,7 @@ __all__ = [
     "accounts",
     "actor_of",
     "as_account",
+    "claimed_accounts",
     "get",
     "join",
     "later",

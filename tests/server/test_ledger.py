@@ -15,7 +15,7 @@ from spielcenter.services.ledger import HOUSE, pot, split_pot
 from .conftest import FakeClock
 from .lobby_helpers import (
     Person,
-    accounts,
+    claimed_accounts,
     join,
     later,
     ledger,
@@ -38,9 +38,9 @@ def books(device: TestClient, *ledger_accounts: str) -> list[int]:
     return [*balances, device.portal.call(service.total)]  # type: ignore[union-attr]
 
 
-def test_every_account_starts_with_1000_taler(devices: Callable[..., TestClient]) -> None:
+def test_every_claimed_account_starts_with_1000_taler(devices: Callable[..., TestClient]) -> None:
     device = devices()
-    (anna,) = accounts(device, 1)
+    (anna,) = claimed_accounts(device, 1)
     statement = ledger(device, anna)
     assert statement["balance"] == 1000
     assert [(m["kind"], m["amount"]) for m in statement["history"]] == [("opening", 1000)]
@@ -51,7 +51,7 @@ def test_the_stakes_go_into_the_pot_at_the_start_and_the_house_pays_for_computer
     devices: Callable[..., TestClient],
 ) -> None:
     device = devices()
-    anna, bea = accounts(device, 2)
+    anna, bea = claimed_accounts(device, 2)
     table = lobby_table(device, anna, players=3, bots=[None, "easy"], stake=STAKE)
     assert ledger(device, anna)["balance"] == 1000  # nothing is paid before the start
     join(device, bea, table["id"])
@@ -64,7 +64,7 @@ def test_the_stakes_go_into_the_pot_at_the_start_and_the_house_pays_for_computer
 
 def test_a_person_needs_the_balance_to_sit_down(devices: Callable[..., TestClient]) -> None:
     device = devices()
-    anna, bea, cleo = accounts(device, 3)
+    anna, bea, cleo = claimed_accounts(device, 3)
     too_much = post(device, anna, "/api/lobby", {"players": 2, "stake": 1001})
     assert too_much.status_code == 402
     assert too_much.json()["error"]["code"] == "insufficient_taler"
@@ -98,7 +98,7 @@ def test_a_staked_game_of_two_people_and_a_computer_pays_out_the_pot(
     devices: Callable[..., TestClient], clock: FakeClock
 ) -> None:
     device = devices()
-    anna, bea = accounts(device, 2)
+    anna, bea = claimed_accounts(device, 2)
     table = lobby_table(
         device,
         anna,
@@ -158,7 +158,7 @@ def test_a_person_who_left_and_did_not_come_back_forfeits_her_stake(
     devices: Callable[..., TestClient],
 ) -> None:
     device = devices()
-    anna, bea = accounts(device, 2)
+    anna, bea = claimed_accounts(device, 2)
     # The strong computer plays her seat after she left, and wins: the pot is the house's.
     table = lobby_table(device, anna, stake=STAKE, stand_in="strong", deal=4242)
     seats = join(device, bea, table["id"]).json()["seats"]

@@ -13,7 +13,16 @@ from fastapi.testclient import TestClient
 from spielcenter.settings import Settings
 
 from .conftest import FakeClock
-from .lobby_helpers import Person, accounts, get, join, later, ledger, lobby_table, until_type
+from .lobby_helpers import (
+    Person,
+    claimed_accounts,
+    get,
+    join,
+    later,
+    ledger,
+    lobby_table,
+    until_type,
+)
 from .tables_helpers import devices, make_table_app
 
 __all__ = ["devices", "make_table_app"]  # fixtures used by the tests below
@@ -56,7 +65,7 @@ def test_the_pot_shows_every_stake_and_the_house_pays_for_the_computer(
     devices: Callable[..., TestClient],
 ) -> None:
     device = devices()
-    anna, bea = accounts(device, 2)
+    anna, bea = claimed_accounts(device, 2)
     table = lobby_table(device, anna, players=3, bots=[None, "easy"], stake=STAKE)
     join(device, bea, table["id"])
     seen = get(device, bea, f"/api/ledger/tables/{table['id']}")
@@ -74,7 +83,7 @@ def test_at_the_end_the_pot_is_empty_and_its_payout_balances(
     devices: Callable[..., TestClient],
 ) -> None:
     device = devices()
-    anna = dict(device.cookies)
+    (anna,) = claimed_accounts(device, 1)
     table = lobby_table(device, anna, bots=["easy"], stake=STAKE)
     with device.websocket_connect("/ws") as ws:
         person = Person(ws, table, 0)

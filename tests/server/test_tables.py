@@ -12,6 +12,7 @@ from spielcenter.services import tables as tables_service
 from spielcenter.services.tables import FinishedTable
 
 from .conftest import csrf, me
+from .lobby_helpers import claimed_accounts
 from .tables_helpers import ScriptedHuman, devices, make_table_app, new_table
 
 __all__ = ["devices", "make_table_app"]  # fixtures used by the tests below
@@ -108,6 +109,7 @@ def test_a_finished_table_counts_on_the_table_leaderboard(
     devices: Callable[..., TestClient],
 ) -> None:
     device = devices()
+    claimed_accounts(device, 1)  # the lists show claimed accounts only
     table = new_table(device, deal=DEAL, players=2, bots=["easy"])
     with device.websocket_connect("/ws") as ws:
         human = ScriptedHuman(ws, table)

@@ -19,6 +19,8 @@ STATUS_OF_CODE = {
     "rate_limited": 429,
     # the lobby (docs/protocol.md, "Lobby over HTTP")
     "insufficient_taler": 402,
+    "claim_required": 403,
+    "table_withdrawn": 409,
     "invite_required": 403,
     "table_full": 409,
     "already_seated": 409,

@@ -198,6 +198,8 @@ class TableActor:
         self.warned: set[int] = set()
         self.chat: ChatService | None = None
         self.chat_lines: list[JSON] | None = None
+        # Seats whose person made a decision herself (a seat without one wins nothing).
+        self.decided = {e.seat for e in stored.entries if not e.by_stand_in}
         for stored_entry in stored.entries:
             self._replay(stored_entry.seat, stored_entry.move)
 
@@ -494,10 +496,15 @@ class TableActor:
             engine.format_move(move),
             lines_of(engine, before, after, seat, move),
         )
-        finished = self._finished(after)
+        # A socket's command is the person's own decision; a computer's or a clock's has no origin.
+        own = origin is not None
+        finished = self._finished(after, {seat} if own else set())
         clocks = self._reclock(after, seat)
+        stand_in = not own and seat not in self.bots
         # Committed before anyone hears of it; if the write fails, the position stays as it was.
-        await self.service.append(self.id, entry.seq, seat, entry.move, finished, clocks)
+        await self.service.append(self.id, entry.seq, seat, entry.move, finished, clocks, stand_in)
+        if own:
+            self.decided.add(seat)
         returned = self._keep_clocks(clocks)
         self.state = after
         self.entries.append(entry)
@@ -510,7 +517,7 @@ class TableActor:
         for back in returned:  # the stand-in finished her timed-out turn
             await self._send_all(self._seat_message(back, None, "returned"))
 
-    def _finished(self, after: GameState) -> FinishedTable | None:
+    def _finished(self, after: GameState, deciding: set[int]) -> FinishedTable | None:
         engine = self.engine
         if engine.status(after) is Status.PLAYING:
             return None
@@ -525,7 +532,14 @@ class TableActor:
             "empty_patches": [q.empty_patches for q in quilts],
             "breakdown": [q.to_json() for q in quilts],
         }
-        forfeited = [seat for seat, row in self.stored.clocks.items() if row.away == "left"]
+        # No winnings for a person who left, nor for one who never decided anything herself
+        # (docs/ledger.md): only people's seats have clock rows.
+        decided = self.decided | deciding
+        forfeited = [
+            seat
+            for seat, row in self.stored.clocks.items()
+            if row.away == "left" or seat not in decided
+        ]
         return finished_table(self.stored, result, self.clock(), sorted(forfeited))
 
     async def _broadcast(self, entry: Entry, origin: _Command | None) -> None:

@@ -10,6 +10,10 @@
 
 Equal keys share a rank (1, 1, 3). Every list shows the top entries and, separately, the asking
 account's own entry with its rank, even outside the top.
+
+Only claimed accounts (with a name) are on the lists: guests cost nothing to make, so a flood of
+them could fill the lists (docs/ledger.md, "Guests"). A guest's results are kept and count for
+her own progress; they appear once she claims a name (they were hers, not a throwaway's).
 """
 
 from __future__ import annotations
@@ -101,6 +105,7 @@ class LeaderboardService:
         query = (
             select(TableResult.account_id, Account.name, total, func.count())
             .join(Account, Account.id == TableResult.account_id)
+            .where(Account.name.is_not(None))
             .group_by(TableResult.account_id, Account.name)
         )
         if start is not None:
@@ -109,14 +114,14 @@ class LeaderboardService:
             Entry(aid, name, (-int(points),), {"points": int(points), "tables": int(tables)})
             for aid, name, points, tables in await self._rows(query)
         ]
-        return {"period": period, **board(entries, account_id)}
+        return {"period": period, **board(entries, account_id), **await self._listed(account_id)}
 
     async def campaign(self, account_id: str) -> JSON:
         """Highest stage cleared, then campaign points at that time, then the earlier."""
         query = (
             select(CampaignRecord, Account.name)
             .join(Account, Account.id == CampaignRecord.account_id)
-            .where(CampaignRecord.best_stage > 0)
+            .where(CampaignRecord.best_stage > 0, Account.name.is_not(None))
         )
         entries = [
             Entry(
@@ -127,7 +132,7 @@ class LeaderboardService:
             )
             for row, name in await self._rows(query)
         ]
-        return board(entries, account_id)
+        return {**board(entries, account_id), **await self._listed(account_id)}
 
     async def daily(self, account_id: str, day: str) -> JSON:
         """The ranked attempts of ``day``: points, fewer empty patches, earlier finish."""
@@ -138,6 +143,7 @@ class LeaderboardService:
                 DailyAttempt.day == day,
                 DailyAttempt.ranked.is_(True),
                 DailyAttempt.finished_at.is_not(None),
+                Account.name.is_not(None),
             )
         )
         entries = [
@@ -153,7 +159,13 @@ class LeaderboardService:
             )
             for row, name in await self._rows(query)
         ]
-        return {"day": day, **board(entries, account_id)}
+        return {"day": day, **board(entries, account_id), **await self._listed(account_id)}
+
+    async def _listed(self, account_id: str) -> JSON:
+        """``{"listed"}``: whether the asking account can be on the lists (it has a name)."""
+        async with self.sessionmaker() as db:
+            name = await db.scalar(select(Account.name).where(Account.id == account_id))
+        return {"listed": name is not None}
 
     async def _rows(self, query: Any) -> list[Any]:
         async with self.sessionmaker() as db:

@@ -5,9 +5,11 @@ A movement (:class:`LedgerTransaction`) has legs (:class:`LedgerEntry`) on ledge
 is ever created or lost: the sum of every entry in the ledger is always 0, and a balance is the
 sum of the entries of its account. Each movement has a unique key, so it happens at most once.
 
-* opening: the house gives a new account its start balance of 1 000 taler;
+* opening: the house gives a claimed account its start balance of 1 000 taler, once (a guest
+  has no taler: guests play for nothing);
 * stake: when a table starts, each person pays the stake into the table's pot, the house pays it
-  for each computer seat;
+  for each computer seat — under the lock of every paying account, so one balance is never
+  spent twice (:func:`lock_accounts`);
 * payout: when the table ends, the winners take the pot; tied winners split it; the share of a
   computer seat or of a person who left and forfeited, and an indivisible remainder, go to the
   house.
@@ -18,7 +20,7 @@ table's start, a payout with the table's last entry); :class:`LedgerService` is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,7 +28,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON
-from spielcenter.store.models import LedgerEntry, LedgerTransaction
+from spielcenter.store.locks import lock_rows
+from spielcenter.store.models import Account, LedgerEntry, LedgerTransaction
 
 from .common import Clock, ServiceError, as_utc
 
@@ -36,13 +39,16 @@ __all__ = [
     "LedgerService",
     "Leg",
     "balance",
+    "is_claimed",
     "ledger_total",
+    "lock_accounts",
     "open_account",
     "pay_out",
     "pay_stakes",
     "player",
     "pot",
     "split_pot",
+    "stake_refusal",
 ]
 
 HOUSE = "house"
@@ -109,22 +115,56 @@ async def _has(db: AsyncSession, key: str) -> bool:
     return found is not None
 
 
+async def is_claimed(db: AsyncSession, account_id: str) -> bool:
+    """Whether ``account_id`` has a name: a guest has no taler and stakes nothing."""
+    name = await db.scalar(select(Account.name).where(Account.id == account_id))
+    return name is not None
+
+
+async def lock_accounts(db: AsyncSession, account_ids: Iterable[str]) -> None:
+    """Take the lock of these accounts' rows (in id order) until the transaction ends.
+
+    Every debit of an account takes its lock before it reads the balance it checks, so two
+    debits of one account happen one after the other, the second seeing the first
+    (docs/ledger.md, "One balance, one debit at a time").
+    """
+    await lock_rows(db, Account, account_ids)
+
+
 async def open_account(db: AsyncSession, account_id: str, at: datetime) -> None:
-    """Give ``account_id`` its start balance, once (the house pays it)."""
+    """Give a claimed account its start balance, once (the house pays it); a guest gets none."""
     key = f"opening:{account_id}"
+    if await _has(db, key) or not await is_claimed(db, account_id):
+        return
+    # Two first looks at once must not both open it: look again under the account's lock.
+    await lock_accounts(db, [account_id])
     if not await _has(db, key):
         legs = [Leg(HOUSE, -START_BALANCE), Leg(player(account_id), START_BALANCE)]
         await post(db, key, "opening", legs, at)
 
 
-async def check_balance(db: AsyncSession, account_id: str, stake: int, at: datetime) -> None:
-    """Refuse with ``insufficient_taler`` unless ``account_id`` can pay ``stake``."""
+async def stake_refusal(
+    db: AsyncSession, account_id: str, stake: int, at: datetime
+) -> ServiceError | None:
+    """Why ``account_id`` may not stake ``stake`` now, or ``None`` if she may.
+
+    ``claim_required`` for a guest, ``insufficient_taler`` (naming her own balance: only she is
+    told) if her balance is short. The caller holds her lock (:func:`lock_accounts`) when a
+    debit follows.
+    """
+    if stake <= 0:
+        return None
+    if not await is_claimed(db, account_id):
+        return ServiceError(
+            "claim_required", "guests play for nothing: claim a name to stake taler"
+        )
     await open_account(db, account_id, at)
     have = await balance(db, player(account_id))
     if have < stake:
-        raise ServiceError(
-            "insufficient_taler", f"the stake is {stake} taler and the balance only {have}"
+        return ServiceError(
+            "insufficient_taler", f"the stake is {stake} taler and your balance only {have}"
         )
+    return None
 
 
 async def pay_stakes(
@@ -132,13 +172,17 @@ async def pay_stakes(
 ) -> None:
     """The table starts: every person pays ``stake`` into its pot, the house pays for computers.
 
-    Refuses with ``insufficient_taler`` (writing nothing) if a person cannot pay.
+    Takes every person's lock first, then checks each balance: two starts that want the same
+    balance pay one after the other. Refuses with ``insufficient_taler`` naming nobody (writing
+    nothing) if a person cannot pay; the lobby checks before, so this is the last guard.
     """
     if stake <= 0:
         return
-    for account_id in accounts:
-        if account_id is not None:
-            await check_balance(db, account_id, stake, at)
+    people = [account_id for account_id in accounts if account_id is not None]
+    await lock_accounts(db, people)
+    for account_id in people:
+        if await stake_refusal(db, account_id, stake, at) is not None:
+            raise ServiceError("insufficient_taler", "a seat cannot pay the stake")
     legs = [Leg(HOUSE if a is None else player(a), -stake) for a in accounts]
     legs.append(Leg(pot(table_id), stake * len(accounts)))
     await post(db, f"stake:{table_id}", "stake", legs, at, table_id)
@@ -193,7 +237,8 @@ class LedgerService:
         self.clock = clock
 
     async def statement(self, account_id: str, limit: int = 100) -> JSON:
-        """``{"balance", "history"}`` of ``account_id`` (opening the account on the first look)."""
+        """``{"balance", "claimed", "history"}`` of ``account_id`` (a claimed account is opened on
+        its first look; a guest has none: ``claimed`` false, balance 0)."""
         async with self.sessionmaker.begin() as db:
             await open_account(db, account_id, self.clock())
             mine = player(account_id)
@@ -214,7 +259,11 @@ class LedgerService:
                 }
                 for movement, amount in rows.all()
             ]
-            return {"balance": await balance(db, mine), "history": history}
+            return {
+                "balance": await balance(db, mine),
+                "claimed": await is_claimed(db, account_id),
+                "history": history,
+            }
 
     async def table_pot(self, table_id: str, seats: Mapping[str, int]) -> JSON:
         """The pot of a table as everyone at it may see it: what it holds, and every movement

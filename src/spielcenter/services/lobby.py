@@ -6,6 +6,13 @@ nor a computer level. When the last free seat is taken the table starts, in one 
 status ``open``, every stake into the pot (:func:`ledger.pay_stakes`), and the first clocks
 (every person's start choice). Leaving is possible until then; a table no person sits at any
 more is ``cancelled``.
+
+Money (docs/ledger.md): a guest can neither open nor join a table with a stake
+(``claim_required``). Every change of a waiting table holds the table's row lock, and every
+check of a balance that a debit follows holds the account's lock, always in that order (table,
+then accounts by id). A waiting table at which a seated person can no longer pay the stake is
+*withdrawn* (``cancelled``): in the transaction of the stake that emptied her balance, or by the
+next join, which is refused without naming anyone's balance; the lobby never lists it.
 """
 
 from __future__ import annotations
@@ -14,21 +21,31 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, exists, func, literal, not_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.bots import LEVELS
-from spielcenter.store.models import SeatClock, TableRecord, TableSeat, TableSetup
+from spielcenter.store.locks import lock_rows
+from spielcenter.store.models import (
+    Account,
+    LedgerEntry,
+    SeatClock,
+    TableRecord,
+    TableSeat,
+    TableSetup,
+)
 
 from .clocks import GIVING_SECONDS, THINK_SECONDS, ClockKind, Timing
 from .common import Clock, ServiceError, new_id
-from .ledger import check_balance, pay_stakes
+from .ledger import lock_accounts, pay_stakes, stake_refusal
 from .tables import GAME, MAX_PLAYERS, MIN_PLAYERS, TEMPI, _deal
 
 __all__ = ["CANCELLED", "MAX_STAKE", "WAITING", "LobbyService", "NewTable"]
 
 WAITING, CANCELLED, OPEN = "waiting", "cancelled", "open"
 MAX_STAKE = 1_000_000
+WITHDRAWN = "this table can no longer start: a seat cannot pay the stake"
+"""What a join hears at a table that cannot be paid (``table_withdrawn``): no name, no balance."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +134,11 @@ class LobbyService:
             for i, level in enumerate(new.levels(), start=1)
         ]
         async with self.sessionmaker.begin() as db:
-            await check_balance(db, account_id, new.stake, now)
+            if new.stake > 0:
+                await lock_accounts(db, [account_id])
+                refusal = await stake_refusal(db, account_id, new.stake, now)
+                if refusal is not None:
+                    raise refusal
             db.add(row)
             await db.flush()  # the table row first: the others refer to it
             db.add(setup)
@@ -128,12 +149,17 @@ class LobbyService:
         return row.id
 
     async def waiting(self) -> list[str]:
-        """The public tables waiting for people, oldest first."""
+        """The public tables waiting for people, oldest first (none a seated person can no longer
+        pay: such a table is withdrawn when it is next touched, and never listed)."""
         async with self.sessionmaker() as db:
             result = await db.execute(
                 select(TableRecord.id)
                 .join(TableSetup, TableSetup.table_id == TableRecord.id)
-                .where(TableRecord.status == WAITING, TableSetup.private.is_(False))
+                .where(
+                    TableRecord.status == WAITING,
+                    TableSetup.private.is_(False),
+                    not_(_cannot_start()),
+                )
                 .order_by(TableRecord.created_at, TableRecord.id)
             )
             return list(result.scalars())
@@ -147,38 +173,66 @@ class LobbyService:
         return found
 
     async def join(self, account_id: str, table_id: str, invite: str | None = None) -> bool:
-        """Sit ``account_id`` at the lowest free seat; whether this started the table."""
-        now = self.clock()
+        """Sit ``account_id`` at the lowest free seat; whether this started the table.
+
+        Refused with ``table_withdrawn`` (and the table withdrawn) if a person already seated
+        can no longer pay the stake; the refusal names nobody's balance.
+        """
         async with self.sessionmaker.begin() as db:
-            _row, setup, seats = await self._waiting(db, table_id)
-            if any(seat.account_id == account_id for seat in seats):
-                raise ServiceError("already_seated", "you already sit at this table")
-            if setup.private and invite != setup.invite:
-                raise ServiceError("invite_required", "this table is joined by invitation only")
-            free = [seat.seat for seat in seats if seat.account_id is None and seat.level is None]
-            if not free:
-                raise ServiceError("table_full", "every seat of this table is taken")
-            await check_balance(db, account_id, setup.stake, now)
-            taken = await db.execute(
-                update(TableSeat)
-                .where(
-                    TableSeat.table_id == table_id,
-                    TableSeat.seat == free[0],
-                    TableSeat.account_id.is_(None),
-                    TableSeat.level.is_(None),
-                )
-                .values(account_id=account_id)
+            started = await self._sit(db, account_id, table_id, invite)
+        if started is None:  # the withdrawal is committed; the joiner hears only that
+            raise ServiceError("table_withdrawn", WITHDRAWN)
+        return started
+
+    async def _sit(
+        self, db: AsyncSession, account_id: str, table_id: str, invite: str | None
+    ) -> bool | None:
+        """:meth:`join` in its transaction; ``None`` if the table was withdrawn instead."""
+        await lock_rows(db, TableRecord, [table_id])  # one change of this table at a time
+        row, setup, seats = await self._waiting(db, table_id)
+        if any(seat.account_id == account_id for seat in seats):
+            raise ServiceError("already_seated", "you already sit at this table")
+        if setup.private and invite != setup.invite:
+            raise ServiceError("invite_required", "this table is joined by invitation only")
+        free = [seat.seat for seat in seats if seat.account_id is None and seat.level is None]
+        if not free:
+            raise ServiceError("table_full", "every seat of this table is taken")
+        if setup.stake > 0:
+            seated = [seat.account_id for seat in seats if seat.account_id is not None]
+            await lock_accounts(db, [*seated, account_id])
+            refusal = await stake_refusal(db, account_id, setup.stake, self.clock())
+            if refusal is not None:  # about her own account: she may hear why
+                raise refusal
+            unpayable = (
+                select(_cannot_start())
+                .select_from(TableRecord)
+                .join(TableSetup, TableSetup.table_id == TableRecord.id)
+                .where(TableRecord.id == table_id)
             )
-            if taken.rowcount != 1:  # type: ignore[attr-defined]
-                raise ServiceError("table_full", "that seat was taken a moment ago")
-            if len(free) == 1:
-                await self._start(db, table_id)
-                return True
-            return False
+            if await db.scalar(unpayable):  # someone seated before can no longer pay
+                row.status = CANCELLED
+                return None
+        taken = await db.execute(
+            update(TableSeat)
+            .where(
+                TableSeat.table_id == table_id,
+                TableSeat.seat == free[0],
+                TableSeat.account_id.is_(None),
+                TableSeat.level.is_(None),
+            )
+            .values(account_id=account_id)
+        )
+        if taken.rowcount != 1:  # type: ignore[attr-defined]
+            raise ServiceError("table_full", "that seat was taken a moment ago")
+        if len(free) == 1:
+            await self._start(db, table_id)
+            return True
+        return False
 
     async def leave(self, account_id: str, table_id: str) -> None:
         """Give up a seat before the start; the table is cancelled when no person is left."""
         async with self.sessionmaker.begin() as db:
+            await lock_rows(db, TableRecord, [table_id])  # not while someone joins
             row, _setup, seats = await self._waiting(db, table_id)
             if not any(seat.account_id == account_id for seat in seats):
                 raise ServiceError("not_seated", "you have no seat at this table")
@@ -220,7 +274,10 @@ class LobbyService:
                 )
             ).scalars()
         )
-        await pay_stakes(db, table_id, [s.account_id for s in seats], setup.stake, now)
+        people = [s.account_id for s in seats]
+        await pay_stakes(db, table_id, people, setup.stake, now)
+        if setup.stake > 0:
+            await self._withdraw_unpayable(db, [p for p in people if p is not None], table_id)
         timing = Timing(setup.think_seconds, setup.giving_seconds, self.clock_scale)
         length = timing.length(ClockKind.START)
         deadline = None if length is None else now + length
@@ -238,3 +295,48 @@ class LobbyService:
         )
         setup.started_at = now
         await db.execute(update(TableRecord).where(TableRecord.id == table_id).values(status=OPEN))
+
+    async def _withdraw_unpayable(self, db: AsyncSession, payers: list[str], table_id: str) -> None:
+        """The stakes of ``table_id`` were just paid: withdraw the other waiting tables of its
+        payers that one of them can no longer pay, in the same transaction.
+
+        A table another transaction holds right now (someone joins or leaves it) is skipped
+        rather than waited for (waiting could close a circle with that join, which waits for the
+        payers' locks we hold); that join then finds the table unpayable and withdraws it.
+        """
+        theirs = select(TableSeat.table_id).where(TableSeat.account_id.in_(payers))
+        found = (
+            await db.execute(
+                select(TableRecord.id)
+                .join(TableSetup, TableSetup.table_id == TableRecord.id)
+                .where(
+                    TableRecord.status == WAITING,
+                    TableRecord.id != table_id,
+                    TableRecord.id.in_(theirs),
+                    _cannot_start(),
+                )
+                .with_for_update(of=TableRecord, skip_locked=True)
+            )
+        ).scalars()
+        unpayable = list(found)
+        if unpayable:
+            await db.execute(
+                update(TableRecord).where(TableRecord.id.in_(unpayable)).values(status=CANCELLED)
+            )
+
+
+def _cannot_start() -> ColumnElement[bool]:
+    """A waiting table (joined with its setup) with a stake that a seated person can no longer
+    pay: a guest (no taler), or a balance below the stake."""
+    balance = (
+        select(func.coalesce(func.sum(LedgerEntry.amount), 0))
+        .where(LedgerEntry.account == literal("player:") + TableSeat.account_id)
+        .scalar_subquery()
+    )
+    guest = exists().where(Account.id == TableSeat.account_id, Account.name.is_(None))
+    short = exists().where(
+        TableSeat.table_id == TableRecord.id,
+        TableSeat.account_id.is_not(None),
+        or_(guest, balance < TableSetup.stake),
+    )
+    return (TableSetup.stake > 0) & short

@@ -85,7 +85,8 @@ class FinishedTable:
     breakdown: list[JSON]
     finished_at: datetime
     forfeited: tuple[int, ...] = ()
-    """Seats whose person left the table and had not come back at the end (no payout)."""
+    """Seats whose person wins nothing: she left the table and had not come back at the end, or
+    she never made a decision of her own (stand-ins and clocks made every one)."""
 
     def result(self) -> JSON:
         """The end data as the protocol sends it (``result`` of docs/protocol.md)."""
@@ -334,12 +335,23 @@ class TableService:
         move: str,
         finished: FinishedTable | None,
         clocks: Sequence[SeatClock] = (),
+        by_stand_in: bool = False,
     ) -> None:
         """Commit one accepted decision (and, if it ended the game, the end) in one transaction,
-        with the seat clocks it started or stopped."""
+        with the seat clocks it started or stopped; ``by_stand_in``: a computer or the clock
+        decided for the person of ``seat``."""
         now = self.clock()
         async with self.sessionmaker.begin() as db:
-            db.add(TableEntry(table_id=table_id, seq=seq, seat=seat, move=move, created_at=now))
+            db.add(
+                TableEntry(
+                    table_id=table_id,
+                    seq=seq,
+                    seat=seat,
+                    move=move,
+                    created_at=now,
+                    by_stand_in=by_stand_in,
+                )
+            )
             await _write_clocks(db, table_id, clocks)
             await db.execute(
                 update(TableRecord).where(TableRecord.id == table_id).values(last_seq=seq)

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -237,6 +238,9 @@ class TableEntry(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    by_stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Made for a person's seat by a stand-in computer or her clock, not by her (migration
+    0005): a seat with no entry of its own wins nothing (docs/ledger.md)."""
 
 
 # -- tables with several people: lobby, clocks, absence, taler, chat (migration 0004) -----------

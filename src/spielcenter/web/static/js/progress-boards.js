@@ -70,6 +70,11 @@ function board(className, heads, data, cells) {
   return table(className, heads, lines);
 }
 
+/** Under a list a guest asks for: why she is not on it (only accounts with a name are). */
+function unlisted(data) {
+  return data.listed === false ? [el("p", "muted unlisted", t("progress.guest_unlisted"))] : [];
+}
+
 function tablesBoard(box, period) {
   return fill(box, `/api/leaderboards/tables?period=${period}`, (data) => [
     board(
@@ -78,6 +83,7 @@ function tablesBoard(box, period) {
       data,
       (line) => [String(line.points), String(line.tables)],
     ),
+    ...unlisted(data),
   ]);
 }
 
@@ -112,6 +118,7 @@ export function boardsTab() {
         data,
         (line) => [String(line.stage), String(line.points)],
       ),
+      ...unlisted(data),
     ]),
   );
   const daily = el("div", "board-box");
@@ -124,6 +131,7 @@ export function boardsTab() {
         data,
         (line) => [String(line.points), String(line.empty_patches)],
       ),
+      ...unlisted(data),
     ]),
   );
   section.append(tables, campaign, daily);
@@ -220,7 +228,7 @@ export function dailyTab() {
       "rank-line",
       data.me
         ? t("progress.your_rank", { rank: data.me.rank, total: data.total })
-        : t("progress.no_rank"),
+        : t(data.listed === false ? "progress.guest_unlisted" : "progress.no_rank"),
     ),
   ]);
   return section;

@@ -278,7 +278,7 @@ export function stageResult(view, campaign) {
 
 /**
  * A finished daily quilt: the points, whether it was the ranked first attempt and its rank.
- * @param view the final view; @param daily {ranked, rank, total} or null while loading
+ * @param view the final view; @param daily {ranked, listed, rank, total} or null while loading
  */
 export function dailyResult(view, daily) {
   const box = el("div", "solo-result daily-result");
@@ -287,11 +287,13 @@ export function dailyResult(view, daily) {
   box.append(el("p", "result-line", t("solo.end.daily_points", { score, empty })));
   if (daily) {
     box.dataset.ranked = String(daily.ranked);
-    const rank = daily.ranked
-      ? daily.rank
-        ? t("solo.end.daily_rank", { rank: daily.rank, total: daily.total })
-        : t("solo.end.daily_ranked")
-      : t("solo.end.daily_practice");
+    const rank = !daily.ranked
+      ? t("solo.end.daily_practice")
+      : daily.listed === false
+        ? t("solo.end.daily_unlisted")
+        : daily.rank
+          ? t("solo.end.daily_rank", { rank: daily.rank, total: daily.total })
+          : t("solo.end.daily_ranked");
     box.append(el("p", "result-rank", rank));
   }
   box.append(listLinks([DAILY_LINK, BOARDS_LINK]));

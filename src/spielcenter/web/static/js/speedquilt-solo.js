@@ -136,7 +136,8 @@ export class SoloScreen extends TableScreen {
     this.campaign = campaign ?? this.campaign;
     if (daily) {
       const ranked = daily.ranked?.game_id === this.gameId;
-      this.daily = { ranked, rank: ranked ? board?.me?.rank : null, total: board?.total };
+      const listed = board?.listed !== false; // a guest is on no list (docs/ledger.md)
+      this.daily = { ranked, listed, rank: ranked ? board?.me?.rank : null, total: board?.total };
     }
     this.achievements = achievements;
     this.render();

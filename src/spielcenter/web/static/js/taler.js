@@ -30,6 +30,9 @@ export class TalerScreen extends LobbyPage {
       el("h2", "taler-balance", t("tables.balance", { amount: taler(this.statement.balance) })),
       el("p", "muted", t("tables.taler_explained")),
     );
+    // A guest has no taler (docs/ledger.md): say how to get them instead of showing 0 alone.
+    if (this.statement.claimed === false)
+      panel.append(el("p", "taler-guest", t("tables.taler_guest")));
     const table = el("table", "taler-history");
     const head = el("tr");
     for (const key of ["when", "what", "amount"])
