@@ -18,7 +18,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from spielcenter.settings import Settings
@@ -59,7 +58,6 @@ def _shop_search(table: dict[str, Any], shop: dict[str, Any], candidates: list[i
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="issue 37: a table is dealt from a ~30-bit deal number")
 def test_a_spectator_cannot_compute_the_private_blocks_of_a_lobby_table_from_its_shop(
     devices: Callable[..., TestClient], settings: Settings
 ) -> None:
@@ -80,7 +78,6 @@ def test_a_spectator_cannot_compute_the_private_blocks_of_a_lobby_table_from_its
     assert hands not in predicted, f"the shop gave away deal {found}: both seats' hands"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 37: POST /api/lobby takes a chosen deal")
 def test_a_lobby_table_refuses_a_chosen_deal_and_creates_nothing(
     devices: Callable[..., TestClient],
 ) -> None:
