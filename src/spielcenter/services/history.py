@@ -106,7 +106,7 @@ def _step(
     }
 
 
-def _table_engine(row: TableRecord | None) -> Speedquilt | None:
+def table_engine(row: TableRecord | None) -> Speedquilt | None:
     """The engine a stored table was played with; ``None`` if it cannot be made again here (a
     table of the daily variant would need the server's secret)."""
     if row is None:
@@ -242,7 +242,7 @@ class HistoryService:
             result = await db.execute(entries.order_by(TableEntry.seq))
             log = [(seat, move) for seat, move in result.all()]
         mine = [seat.seat for seat in seats if seat.account_id == account_id]
-        engine = _table_engine(row)
+        engine = table_engine(row)
         if row is None or engine is None or not mine:
             raise ServiceError("not_found", f"no table {table_id!r} of this account to replay")
         # A long table takes a moment to replay: the event loop serves others meanwhile.

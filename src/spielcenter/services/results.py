@@ -172,7 +172,7 @@ async def _count_seat(
         empty = engine.quilt_scores(finished.state)[seat].empty_patches
         await record_daily(db, finished.game_id, quilt.points, empty, now)
         daily = True
-    if quilt is not None and finished.is_table and finished.ranked:
+    if quilt is not None and finished.is_table:
         db.add(
             TableResult(
                 table_id=finished.game_id,
@@ -182,6 +182,7 @@ async def _count_seat(
                 leaderboard_points=leaderboard_points(quilt.place, quilt.points),
                 seats=quilt.seats,
                 finished_at=now,
+                ranked=finished.ranked,
             )
         )
     streak = await _streak(db, account_id, finished) if finished.game != SPEEDQUILT else 0

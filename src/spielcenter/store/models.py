@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -170,6 +171,9 @@ class TableResult(Base):
     leaderboard_points: Mapped[int] = mapped_column(Integer)
     seats: Mapped[int] = mapped_column(Integer)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    # A practice table dealt from a chosen deal number is listed but never on a leaderboard: its
+    # deal may have been rehearsed (migration 0005).
+    ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class AchievementRecord(Base):

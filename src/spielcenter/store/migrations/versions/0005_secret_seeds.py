@@ -3,6 +3,8 @@
 ``tables`` and ``games`` get ``seed`` (the secret bytes as hex, revealed only after the end) and
 ``commitment`` (SHA-256 of a domain tag and the seed, shown from the start); ``deal`` becomes
 optional, because a seeded game has no deal number (docs/shuffle.md, "Secret seeds").
+``table_results`` gets ``ranked``: a practice table dealt from a chosen deal number is listed in
+Meine Partien but never counted on a leaderboard (earlier results stay ranked).
 
 Revision ID: 0005
 Revises: 0004
@@ -29,11 +31,17 @@ def upgrade() -> None:
             batch.add_column(sa.Column("seed", sa.String(128), nullable=True))
             batch.add_column(sa.Column("commitment", sa.String(64), nullable=True))
             batch.alter_column("deal", existing_type=sa.BigInteger(), nullable=True)
+    with op.batch_alter_table("table_results") as batch:
+        batch.add_column(
+            sa.Column("ranked", sa.Boolean(), nullable=False, server_default=sa.true())
+        )
 
 
 def downgrade() -> None:
     """Drop the seeds. A seeded game has no deal number: it keeps deal 0, which the earlier
     release refuses to replay (its seed cannot be expressed there)."""
+    with op.batch_alter_table("table_results") as batch:
+        batch.drop_column("ranked")
     for name in SEEDED:
         op.execute(sa.text(f"UPDATE {name} SET deal = 0 WHERE deal IS NULL"))
         with op.batch_alter_table(name) as batch:
