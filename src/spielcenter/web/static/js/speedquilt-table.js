@@ -407,7 +407,7 @@ export class TableScreen {
     this.statusEl.classList.toggle("error", Boolean(this.statusError));
     this.statusEl.setAttribute("role", "status");
     this.root.append(this.statusEl);
-    const fingerprint = fingerprintNote(this.table?.fairness);
+    const fingerprint = fingerprintNote(this.table?.fairness ?? this.fairness);
     if (fingerprint) this.root.append(fingerprint);
     this.overlays();
     this.makeRoomForDock();
