@@ -99,6 +99,9 @@ def test_a_spectator_cannot_compute_the_private_blocks_of_a_lobby_table_from_its
     engine = engine_of(table)
     predicted = [[engine.start(deal).seats[seat].hand for seat in (0, 1)] for deal in found]
     assert hands not in predicted, f"the shop gave away deal {found}: both seats' hands"
+    # What the table is dealt from instead: 32 bytes of the OS's CSPRNG, kept out of every view.
+    ((seed,),) = database_rows(settings, f"SELECT seed FROM tables WHERE id = '{table['id']}'")
+    assert len(bytes.fromhex(seed)) == 32 and seed not in json.dumps(watched)
 
 
 def test_a_lobby_table_refuses_a_chosen_deal_and_creates_nothing(
