@@ -31,7 +31,7 @@ from spielcenter.cli import main
 from spielcenter.games.seeds import SecretSeed, commitment
 from spielcenter.settings import Settings
 
-from ..server.conftest import csrf, database_rows
+from ..server.conftest import claim, csrf, database_rows
 from ..server.lobby_helpers import (
     Person,
     accounts,
@@ -122,6 +122,7 @@ def test_a_deal_rehearsed_for_free_cannot_be_replayed_at_a_staked_table(
     devices: Callable[..., TestClient], settings: Settings
 ) -> None:
     device = devices()
+    assert claim(device).status_code == 200  # a claimed account may stake, whatever guests may
     (anna,) = accounts(device, 1)
     # The rehearsal: practice against an easy computer is free, and its deal may be chosen.
     rehearsal = new_table(device, deal=REHEARSED, players=2, bots=["easy"])
