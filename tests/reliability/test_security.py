@@ -24,6 +24,7 @@ from ..server.lobby_helpers import (
     ledger,
     lobby_table,
     post,
+    seed_of,
     socket_as,
 )
 from ..server.tables_helpers import new_table
@@ -32,14 +33,14 @@ SESSION = "spielcenter_session"
 COOKIE_DOMAIN = "testserver.local"
 """Where the TestClient keeps the server's cookies (a planted one must replace them)."""
 PLANTED = "attacker-chosen-token"
-DEAL = 987_654_321
-"""A deal number that cannot turn up in a message by chance."""
+SEED = 987_654_321
+"""The table's fixed secret seed (lobby_helpers.seed_of): cannot turn up in a message by chance."""
 STATIC = Path(__file__).parents[2] / "src" / "spielcenter" / "web" / "static"
 
 
 def _start_two_person_table(device: TestClient) -> tuple[dict[str, Any], list[Any]]:
     anna, bea = accounts(device, 2)
-    table = lobby_table(device, anna, players=2, deal=DEAL)
+    table = lobby_table(device, anna, players=2, seed=SEED)
     assert join(device, bea, table["id"]).status_code == 200
     return table, [anna, bea]
 
@@ -115,8 +116,8 @@ def test_a_spectator_sees_no_private_view_of_a_table(devices: Callable[..., Test
             seen = Person(ws, table, 0).open()
     over_http = get(device, stranger, f"/api/tables/{table['id']}")
     everything = json.dumps([seen, over_http])
-    # The deal number is the key to every hidden order; the start choices are private.
-    assert str(DEAL) not in everything
+    # The seed is the key to every hidden order; the start choices are private.
+    assert seed_of(SEED).hex() not in everything
     assert seen["seat"] is None
     private = [e for e in seen["history"] if e.get("key") == "history.choose"]
     assert private and all("row" not in line and "returned" not in line for line in private)

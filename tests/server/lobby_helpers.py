@@ -4,6 +4,7 @@ and a hand on the clock (the app's clock is the test's FakeClock; ``wake`` makes
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from starlette.testclient import WebSocketTestSession
 
 from spielcenter.bots import get_bot
 from spielcenter.games.base import GameError
+from spielcenter.games.seeds import SecretSeed
 from spielcenter.server.tables import TableActor
 
 from .conftest import FakeClock, csrf
@@ -66,8 +68,27 @@ def claimed_accounts(device: TestClient, count: int) -> list[Cookies]:
     return people
 
 
-def lobby_table(device: TestClient, cookies: Cookies, **fields: Any) -> dict[str, Any]:
-    """``POST /api/lobby`` by that account; the summary."""
+def seed_of(number: int) -> SecretSeed:
+    """A fixed secret seed for a test that needs the same game every time."""
+    return SecretSeed(hashlib.sha256(f"spielcenter test seed {number}".encode()).digest())
+
+
+def fix_seed(device: TestClient, number: int) -> SecretSeed:
+    """The server deals its next tables from :func:`seed_of` (a lobby table refuses a chosen
+    deal, so a test fixes what the server draws instead)."""
+    seed = seed_of(number)
+    registry = device.app.state.tables  # type: ignore[attr-defined]
+    registry.lobby.fresh_seed = registry.service.fresh_seed = lambda: seed
+    return seed
+
+
+def lobby_table(
+    device: TestClient, cookies: Cookies, seed: int | None = None, **fields: Any
+) -> dict[str, Any]:
+    """``POST /api/lobby`` by that account; the summary. ``seed`` fixes the table's secret seed
+    (:func:`fix_seed`)."""
+    if seed is not None:
+        fix_seed(device, seed)
     body = {"players": 2, "tempo": "fast", **fields}
     response = post(device, cookies, "/api/lobby", body)
     assert response.status_code == 201, response.text
@@ -186,12 +207,14 @@ __all__ = [
     "actor_of",
     "as_account",
     "claimed_accounts",
+    "fix_seed",
     "get",
     "join",
     "later",
     "ledger",
     "lobby_table",
     "post",
+    "seed_of",
     "socket_as",
     "until_gone",
     "until_type",

@@ -29,7 +29,7 @@ __all__ = ["devices", "make_table_app"]  # fixtures used by the tests below
 def two_people(device: TestClient, **setup: Any) -> tuple[dict[str, Any], list[dict[str, str]]]:
     """A started table of two people."""
     anna, bea = accounts(device, 2)
-    table = lobby_table(device, anna, stand_in="easy", deal=777, **setup)
+    table = lobby_table(device, anna, stand_in="easy", seed=777, **setup)
     join(device, bea, table["id"])
     return table, [anna, bea]
 
@@ -96,7 +96,7 @@ def test_a_reconnect_restores_the_seat_the_dice_the_open_windows_and_the_clocks(
     device = devices()
     assert claim(device, "Anna").status_code == 200
     (anna,) = accounts(device, 1)
-    table = lobby_table(device, anna, bots=["easy"], think=30, giving=15, deal=777)
+    table = lobby_table(device, anna, bots=["easy"], think=30, giving=15, seed=777)
 
     def window_open(message: dict[str, Any]) -> bool:
         turn = message["view"]["turn"]

@@ -31,10 +31,10 @@ from .tables_helpers import devices, make_table_app, receive_until
 
 __all__ = ["devices", "make_table_app"]  # fixtures used by the tests below
 
-DEAL = 777
+SEED = 777
 THIMBLE_KIT = "K01"
 """A thimble kit of the catalogue (two patches needing sixes)."""
-CLOCKS = {"think": 30, "giving": 15, "stand_in": "easy", "deal": DEAL}
+CLOCKS = {"think": 30, "giving": 15, "stand_in": "easy", "seed": SEED}
 
 
 def at(clock: FakeClock, seconds: float) -> str:

@@ -108,7 +108,7 @@ def test_a_staked_game_of_two_people_and_a_computer_pays_out_the_pot(
         think=30,
         giving=15,
         stand_in="easy",
-        deal=4242,
+        seed=4242,
     )
     tid = table["id"]
     seats = join(device, bea, tid).json()["seats"]
@@ -160,7 +160,7 @@ def test_a_person_who_left_and_did_not_come_back_forfeits_her_stake(
     device = devices()
     anna, bea = claimed_accounts(device, 2)
     # The strong computer plays her seat after she left, and wins: the pot is the house's.
-    table = lobby_table(device, anna, stake=STAKE, stand_in="strong", deal=4242)
+    table = lobby_table(device, anna, stake=STAKE, stand_in="strong", seed=4242)
     seats = join(device, bea, table["id"]).json()["seats"]
     names = [f"player:{seat['account_id']}" for seat in seats]
     house_before = books(device, HOUSE)[0]

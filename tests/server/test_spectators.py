@@ -17,7 +17,7 @@ __all__ = ["devices", "make_table_app"]  # fixtures used by the tests below
 def watched_table(device: TestClient) -> tuple[dict[str, Any], list[dict[str, str]]]:
     """A started table of two people with clocks, and a third account."""
     anna, bea, cleo = accounts(device, 3)
-    table = lobby_table(device, anna, think=60, giving=20, deal=777)
+    table = lobby_table(device, anna, think=60, giving=20, seed=777)
     join(device, bea, table["id"])
     return table, [anna, bea, cleo]
 

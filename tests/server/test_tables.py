@@ -110,7 +110,8 @@ def test_a_finished_table_counts_on_the_table_leaderboard(
 ) -> None:
     device = devices()
     claimed_accounts(device, 1)  # the lists show claimed accounts only
-    table = new_table(device, deal=DEAL, players=2, bots=["easy"])
+    # Dealt from a secret seed (no chosen deal: that would be practice, never ranked).
+    table = new_table(device, players=2, bots=["easy"])
     with device.websocket_connect("/ws") as ws:
         human = ScriptedHuman(ws, table)
         human.play(human.open())

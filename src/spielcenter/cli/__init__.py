@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "spielcenter.cli.speedquilt",
     "spielcenter.cli.speedquilt_deal",
     "spielcenter.cli.speedquilt_tournament",
+    "spielcenter.cli.speedquilt_verify",
 ]
 
 EXIT_BAD_INPUT = 2

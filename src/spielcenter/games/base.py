@@ -2,11 +2,13 @@
 
 A game is plain data (the *state*) plus the pure functions of a :class:`Game` object that knows
 the rules of one game and variant. Nothing here does I/O, reads a clock or touches a database;
-randomness comes only from the deal number (the seed) stored in the state.
+randomness comes only from what the game was dealt with, stored in the state: a deal number, or
+for games that take one (Speedquilt) a :class:`~spielcenter.games.seeds.SecretSeed`.
 
 The shape, borrowed from OpenSpiel and python-chess:
 
-* ``start(deal)`` — the seeded start position;
+* ``start(deal)`` — the seeded start position (a deal number, or a secret seed where the game
+  takes one: :data:`Deal`);
 * ``to_act(state)`` — the seats that may move now (several at once while giving in Speedquilt;
   none once the game is over);
 * ``legal_moves(state, seat)`` — every legal move of that seat;
@@ -32,10 +34,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
+from .seeds import SecretSeed
+
 Seat = int
 """A seat at the table, 0-based. Patience games have the single seat 0."""
 
 JSON = dict[str, Any]
+
+Deal = int | SecretSeed
+"""What a game is dealt from: a deal number (practice, patience) or a secret seed (ranked and
+staked Speedquilt). Engines that take only deal numbers refuse a seed with ``DealNumberError``."""
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -83,8 +91,9 @@ class Game(ABC, Generic[S, M]):
     # -- start and moves ------------------------------------------------------------------
 
     @abstractmethod
-    def start(self, deal: int) -> S:
-        """The start position of deal number ``deal`` (1 … 2^63−1)."""
+    def start(self, deal: Deal) -> S:
+        """The start position of deal number ``deal`` (1 … 2^63−1), or of a secret seed where
+        the game takes one."""
 
     def to_act(self, state: S) -> frozenset[Seat]:
         """Seats that may move now; empty once the game is over. Patience: seat 0 while playing."""
@@ -122,7 +131,7 @@ class Game(ABC, Generic[S, M]):
         self.check(state, move, seat)
         return self.apply(state, move, seat)
 
-    def replay(self, deal: int, moves: Iterable[str | tuple[Seat, str]]) -> S:
+    def replay(self, deal: Deal, moves: Iterable[str | tuple[Seat, str]]) -> S:
         """The position after playing ``moves`` from the start of ``deal``.
 
         A move is its text (played by seat 0) or a ``(seat, text)`` pair: in games of several
@@ -176,7 +185,7 @@ class Record(Generic[S, M]):
     """
 
     game: Game[S, M]
-    deal: int
+    deal: Deal
     moves: list[str] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)
     _checkpoints: list[S] = field(default_factory=list, repr=False)

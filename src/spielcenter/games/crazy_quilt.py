@@ -39,6 +39,7 @@ from typing import Any, Final, NamedTuple
 
 from .base import (
     JSON,
+    Deal,
     Game,
     IllegalMoveError,
     MoveSyntaxError,
@@ -683,9 +684,9 @@ class CrazyQuilt(Game[QuiltState, QuiltMove]):
         self.round_the_corner = round_the_corner
         self.variant = variant_name(redeals, round_the_corner)
 
-    def start(self, deal: int) -> QuiltState:
+    def start(self, deal: Deal) -> QuiltState:
         """The start position of ``deal``: 64 cards in the quilt, 32 in the stock."""
-        return start(deal, self.redeals, self.round_the_corner)
+        return start(check_deal(deal), self.redeals, self.round_the_corner)
 
     def legal_moves(self, state: QuiltState, seat: Seat = 0) -> list[QuiltMove]:
         """Every legal move (none for a seat other than 0)."""

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from .base import (
     JSON,
+    Deal,
     Game,
     IllegalMoveError,
     MoveSyntaxError,
@@ -205,9 +206,9 @@ class Cruel(Game[CruelState, CruelMove]):
 
     # -- start ----------------------------------------------------------------------------------
 
-    def start(self, deal: int) -> CruelState:
+    def start(self, deal: Deal) -> CruelState:
         """The layout of deal ``deal``: aces to the foundations, the other 48 shuffled in fours."""
-        check_deal(deal)
+        deal = check_deal(deal)
         rest = [card for card in standard_deck() if card.rank != ACE]
         return CruelState(
             deal=deal,

@@ -43,6 +43,7 @@ from spielcenter.services.clocks import (
 )
 from spielcenter.services.clocks import waiting_for as clocked_seats
 from spielcenter.services.common import Clock, ServiceError, as_utc
+from spielcenter.services.fairness import dealt_from
 from spielcenter.services.ledger import LedgerService
 from spielcenter.services.lobby import LobbyService
 from spielcenter.services.table_history import EntryLines, lines_of
@@ -176,7 +177,7 @@ class TableActor:
         self.hub = hub
         self.delay = delays.get(stored.record.tempo, 0.0)
         self.clock = clock
-        self.state: GameState = engine.start(stored.record.deal)
+        self.state: GameState = engine.start(dealt_from(stored.record))
         self.entries: list[Entry] = []
         self.bots: dict[int, Bot] = {
             s.seat: get_bot(s.level) for s in stored.seats if s.level is not None

@@ -1,7 +1,8 @@
 """The Speedquilt campaign: seven stages, two spools, campaign points (seed 003, "Kampagne allein").
 
 A stage is the engine's ``solo`` variant with the stage's options from ``campaign.toml``. A stage
-game is stored like any game (an event log in ``games``) under the variant ``stage-N``; the
+game is stored like any game (an event log in ``games``) under the variant ``stage-N``, dealt from
+a fresh secret seed (it counts for the campaign leaderboard: services/fairness.py); the
 account's :class:`~spielcenter.store.models.CampaignRecord` points at it, so any device continues
 it where it stands.
 
@@ -19,7 +20,6 @@ The leaderboard keeps the best run: the highest stage cleared and the campaign p
 from __future__ import annotations
 
 import re
-import secrets
 import tomllib
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON, Status
+from spielcenter.games.seeds import SecretSeed
 from spielcenter.store.models import CampaignRecord, GameRecord
 
 from .common import Clock, ServiceError, as_utc, new_id
+from .fairness import SeedSource, fresh_seed, seeded
 
 if TYPE_CHECKING:
     from .games import GameService
@@ -266,6 +268,7 @@ class CampaignService:
         self.games = games
         self.clock = clock
         self.campaign = campaign or load_campaign()
+        self.fresh_seed: SeedSource = fresh_seed
 
     async def status(self, account_id: str) -> JSON:
         """The campaign: stage, spools, campaign points, best run, the stage game if one runs."""
@@ -293,7 +296,7 @@ class CampaignService:
             row = await campaign_row(db, account_id, now)
             if row.game_id is None:
                 stage = self.campaign.stage(row.stage)
-                game = _stage_game(account_id, stage, now)
+                game = _stage_game(account_id, stage, now, self.fresh_seed())
                 db.add(game)
                 row.game_id, row.updated_at = game.id, now
             game_id = row.game_id
@@ -320,15 +323,13 @@ class CampaignService:
         }
 
 
-def _stage_game(account_id: str, stage: Stage, now: datetime) -> GameRecord:
-    from .games import RANDOM_DEALS  # the games service imports the results, which import us
-
+def _stage_game(account_id: str, stage: Stage, now: datetime, seed: SecretSeed) -> GameRecord:
     return GameRecord(
         id=new_id(),
         account_id=account_id,
         game="speedquilt",
         variant=stage.variant,
-        deal=secrets.randbelow(RANDOM_DEALS) + 1,
+        **seeded(seed),
         status=Status.PLAYING.value,
         last_seq=0,
         moves=0,

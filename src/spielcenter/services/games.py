@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import (
     JSON,
+    Deal,
     Game,
     GameError,
     IllegalMoveError,
@@ -41,6 +42,7 @@ from spielcenter.store.models import GameEntry, GameRecord
 from spielcenter.store.repositories import GameRepository
 
 from .common import Clock, ServiceError, as_utc, new_id
+from .fairness import dealt_from, fairness_of
 from .logwriter import LogWriter
 from .results import FinishedGame, record_finished
 
@@ -76,9 +78,10 @@ AbandonHook = Callable[[AsyncSession, datetime], Awaitable[None]]
 """Runs in the transaction that gives a game up (the campaign counts the stage as missed)."""
 
 
-def public_deal(game: str, deal: int) -> int | None:
-    """The deal number as players may see it: ``None`` where it would reveal hidden things."""
-    return None if game in SECRET_DEALS else deal
+def public_deal(game: str, deal: Deal | None) -> int | None:
+    """The deal number as players may see it: ``None`` where it would reveal hidden things (and
+    for a game dealt from a secret seed, which has none)."""
+    return None if game in SECRET_DEALS or not isinstance(deal, int) else deal
 
 
 @dataclass
@@ -89,7 +92,7 @@ class LiveGame:
     account_id: str
     name: str
     variant: str
-    deal: int
+    deal: Deal
     engine: Game[Any, Any]
     record: Record[Any, Any]
     seq: int = 0
@@ -237,6 +240,8 @@ class GameService:
             "created_at": as_utc(row.created_at).isoformat(),
             "started_at": as_utc(row.started_at).isoformat() if row.started_at else None,
             "finished_at": as_utc(row.finished_at).isoformat() if row.finished_at else None,
+            # A campaign stage is dealt from a secret seed: its commitment, the seed once over.
+            "fairness": fairness_of(row, over=row.status != Status.PLAYING.value),
         }
 
     # -- the live position -------------------------------------------------------------------
@@ -259,7 +264,7 @@ class GameService:
                 return None
             entries = await repo.entries(game_id)
         engine = self._engine(row.game, row.variant)
-        record: Record[Any, Any] = Record(engine, row.deal)
+        record: Record[Any, Any] = Record(engine, dealt_from(row))
         for entry in entries:
             _replay(record, entry.kind, entry.move)
         live = LiveGame(
@@ -267,7 +272,7 @@ class GameService:
             account_id=row.account_id,
             name=row.game,
             variant=row.variant,
-            deal=row.deal,
+            deal=dealt_from(row),
             engine=engine,
             record=record,
             seq=row.last_seq,

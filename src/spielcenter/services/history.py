@@ -3,6 +3,10 @@
 A replay is the game's event log played again through the engine, one view per entry, each from
 the account's own seat — the cards and dice as they were then and nothing that seat could not see
 (the engine's ``view_for`` leaves out deck orders, future dice and other seats' secrets).
+
+A game dealt from a secret seed carries its ``fairness``: the commitment, and once the game is
+over the revealed seed with the verdict of checking every die and draw of these very steps
+against it (services/fairness.py) — the line "Faire Würfel …" of the replay page.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from spielcenter.games.base import JSON, Game, GameError, Record, Seat, Status, get_game
+from spielcenter.games.base import JSON, Deal, Game, GameError, Record, Seat, Status, get_game
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.store.models import (
     AchievementRecord,
@@ -29,6 +33,7 @@ from .achievements import ACHIEVEMENTS
 from .campaign import stage_of
 from .common import ServiceError, as_utc
 from .daily import day_of_variant
+from .fairness import dealt_from, verified
 from .games import GameService
 from .results import achievement_json
 from .table_history import lines_of
@@ -39,7 +44,7 @@ OPEN_TABLE = "open"
 
 
 def entry_views(
-    engine: Game[Any, Any], deal: int, entries: Iterable[tuple[str, str | None]], seat: Seat = 0
+    engine: Game[Any, Any], deal: Deal, entries: Iterable[tuple[str, str | None]], seat: Seat = 0
 ) -> list[JSON]:
     """The views of a one-seat game's log (``move`` / ``undo`` / ``redo`` entries) from ``seat``:
     the start, then one after each entry."""
@@ -57,7 +62,7 @@ def entry_views(
 
 
 def seat_views(
-    engine: Speedquilt, deal: int, log: Sequence[tuple[Seat, str]], seat: Seat
+    engine: Speedquilt, deal: Deal, log: Sequence[tuple[Seat, str]], seat: Seat
 ) -> list[JSON]:
     """The views of a table's log of ``(seat, move)`` pairs as ``seat`` saw them: the start,
     then one after each move (for Speedquilt tables; the table service keeps such logs)."""
@@ -65,7 +70,7 @@ def seat_views(
 
 
 def speedquilt_steps(
-    engine: Speedquilt, deal: int, log: Sequence[tuple[Seat, str]], reader: Seat
+    engine: Speedquilt, deal: Deal, log: Sequence[tuple[Seat, str]], reader: Seat | None
 ) -> list[JSON]:
     """A Speedquilt log of ``(seat, move)`` pairs step by step as ``reader`` saw it: the start,
     then each entry with its view, its history lines (docs/protocol.md, "History lines") and its
@@ -101,7 +106,7 @@ def _step(
     }
 
 
-def _table_engine(row: TableRecord | None) -> Speedquilt | None:
+def table_engine(row: TableRecord | None) -> Speedquilt | None:
     """The engine a stored table was played with; ``None`` if it cannot be made again here (a
     table of the daily variant would need the server's secret)."""
     if row is None:
@@ -210,9 +215,12 @@ class HistoryService:
         if isinstance(engine, Speedquilt) and all(kind == "move" for kind, _ in pairs):
             # A solo Speedquilt game: its moves with their history lines, as at a table.
             log = [(0, move) for _, move in pairs if move is not None]
-            steps = await asyncio.to_thread(speedquilt_steps, engine, row.deal, log, 0)
-            return {"game": summary, "steps": steps}
-        views = entry_views(engine, row.deal, pairs)
+            steps = await asyncio.to_thread(speedquilt_steps, engine, dealt_from(row), log, 0)
+            over = row.status != Status.PLAYING.value
+            catalogue = engine.ctx.catalogue
+            fairness = await asyncio.to_thread(verified, row, over, steps, catalogue)
+            return {"game": {**summary, "fairness": fairness}, "steps": steps}
+        views = entry_views(engine, dealt_from(row), pairs)
         steps = [{"seq": 0, "kind": "start", "move": None, "view": views[0]}]
         steps += [
             {"seq": entry.seq, "kind": entry.kind, "move": entry.move, "view": view}
@@ -234,11 +242,13 @@ class HistoryService:
             result = await db.execute(entries.order_by(TableEntry.seq))
             log = [(seat, move) for seat, move in result.all()]
         mine = [seat.seat for seat in seats if seat.account_id == account_id]
-        engine = _table_engine(row)
+        engine = table_engine(row)
         if row is None or engine is None or not mine:
             raise ServiceError("not_found", f"no table {table_id!r} of this account to replay")
         # A long table takes a moment to replay: the event loop serves others meanwhile.
-        steps = await asyncio.to_thread(speedquilt_steps, engine, row.deal, log, mine[0])
+        steps = await asyncio.to_thread(speedquilt_steps, engine, dealt_from(row), log, mine[0])
+        over = row.status == "finished"
+        catalogue = engine.ctx.catalogue
         table = {
             "id": row.id,
             "game": row.game,
@@ -247,6 +257,7 @@ class HistoryService:
             "status": row.status,
             "seats": [_seat_json(seat) for seat in seats],
             "result": row.result,
+            "fairness": await asyncio.to_thread(verified, row, over, steps, catalogue),
         }
         return {"table": table, "steps": steps}
 

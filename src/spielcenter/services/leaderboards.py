@@ -106,6 +106,7 @@ class LeaderboardService:
             select(TableResult.account_id, Account.name, total, func.count())
             .join(Account, Account.id == TableResult.account_id)
             .where(Account.name.is_not(None))
+            .where(TableResult.ranked.is_(True))  # never a chosen, rehearsable deal
             .group_by(TableResult.account_id, Account.name)
         )
         if start is not None:

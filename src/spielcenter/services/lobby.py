@@ -13,6 +13,9 @@ check of a balance that a debit follows holds the account's lock, always in that
 then accounts by id). A waiting table at which a seated person can no longer pay the stake is
 *withdrawn* (``cancelled``): in the transaction of the stake that emptied her balance, or by the
 next join, which is refused without naming anyone's balance; the lobby never lists it.
+
+A lobby table is always dealt from a fresh secret seed (services/fairness.py): a chosen deal
+number is refused, because whoever chose it may have rehearsed it against the computers.
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ from spielcenter.store.models import (
 
 from .clocks import GIVING_SECONDS, THINK_SECONDS, ClockKind, Timing
 from .common import Clock, ServiceError, new_id
+from .fairness import SeedSource, fresh_seed, seeded
 from .ledger import lock_accounts, pay_stakes, stake_refusal
-from .tables import GAME, MAX_PLAYERS, MIN_PLAYERS, TEMPI, _deal
+from .tables import GAME, MAX_PLAYERS, MIN_PLAYERS, TEMPI
 
 __all__ = ["CANCELLED", "MAX_STAKE", "WAITING", "LobbyService", "NewTable"]
 
@@ -67,7 +71,13 @@ class NewTable:
     deal: int | None = None
 
     def check(self) -> None:
-        """Refuse with ``bad_request`` saying what is wrong."""
+        """Refuse with ``bad_request`` saying what is wrong (``deal_not_allowed`` for a deal)."""
+        if self.deal is not None:
+            raise ServiceError(
+                "deal_not_allowed",
+                "a lobby table is dealt from a secret seed, never from a chosen deal number; "
+                "deal numbers are for practice against computers (POST /api/tables)",
+            )
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ServiceError("bad_request", "a table has 2 to 4 players")
         if self.bots and len(self.bots) != self.players - 1:
@@ -101,6 +111,7 @@ class LobbyService:
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.clock_scale = clock_scale  # CLOCK_SCALE (tests): shorter clocks, see Timing
+        self.fresh_seed: SeedSource = fresh_seed
 
     async def create(self, account_id: str, new: NewTable) -> str:
         """A new lobby table with ``account_id`` at seat 0; its id (started if no seat is free)."""
@@ -112,7 +123,7 @@ class LobbyService:
             game=GAME,
             variant="table",
             options={"players": new.players},
-            deal=_deal(new.deal),
+            **seeded(self.fresh_seed()),
             tempo=new.tempo,
             status=WAITING,
             last_seq=0,

@@ -21,7 +21,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from spielcenter.games.base import JSON, Game, Status
+from spielcenter.games.base import JSON, Deal, Game, Status
+from spielcenter.games.seeds import SecretSeed
 from spielcenter.games.speedquilt.model import rows_and_columns
 from spielcenter.games.speedquilt.scoring import leaderboard_points
 from spielcenter.store.models import AchievementRecord, GameRecord, TableResult
@@ -51,6 +52,9 @@ class FinishedGame:
     """The account of each seat; ``None`` for a computer player."""
     status: Status
     finished_at: datetime
+    ranked: bool = True
+    """Whether the result may reach a leaderboard: a table counts only when it was dealt from a
+    secret seed (a chosen deal number can be rehearsed against the computers first)."""
 
     @classmethod
     def of_solo_game(
@@ -74,7 +78,7 @@ class FinishedGame:
         cls,
         table_id: str,
         engine: Game[Any, Any],
-        deal: int,
+        deal: Deal,
         log: Sequence[tuple[int, str]],
         accounts: Sequence[str | None],
         finished_at: datetime,
@@ -91,6 +95,7 @@ class FinishedGame:
             tuple(accounts),
             engine.status(state),
             finished_at,
+            ranked=isinstance(deal, SecretSeed),
         )
 
     @property
@@ -177,6 +182,7 @@ async def _count_seat(
                 leaderboard_points=leaderboard_points(quilt.place, quilt.points),
                 seats=quilt.seats,
                 finished_at=now,
+                ranked=finished.ranked,
             )
         )
     streak = await _streak(db, account_id, finished) if finished.game != SPEEDQUILT else 0

@@ -1,9 +1,11 @@
 """Speedquilt tables in the store: who sits where, the log of every seat's decision, the end.
 
 A table is an event log like a patience game (docs/tables.md): the ``tables`` row holds what
-was dealt (variant, options, deal) and a summary; ``table_entries`` holds every accepted decision
-as ``(seq, seat, move text)``. The position is the replay of the log through the engine. The
-live table (its actor) is the server's (``server/tables.py``); this module only reads and writes.
+was dealt (variant, options, and a secret seed with its commitment — or, for practice against
+computers, a chosen deal number: services/fairness.py) and a summary; ``table_entries`` holds
+every accepted decision as ``(seq, seat, move text)``. The position is the replay of the log
+through the engine. The live table (its actor) is the server's (``server/tables.py``); this
+module only reads and writes.
 
 :func:`record_finished_table` is called exactly once per finished table, inside the transaction
 that commits its last entry, with a :class:`FinishedTable` — the place where campaign,
@@ -22,7 +24,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.bots import LEVELS
-from spielcenter.games.base import JSON, Game, GameError
+from spielcenter.games.base import JSON, Deal, Game, GameError
 from spielcenter.games.shuffle import DealNumberError, check_deal
 from spielcenter.store.models import (
     Account,
@@ -34,6 +36,7 @@ from spielcenter.store.models import (
 )
 
 from .common import Clock, ServiceError, as_utc, new_id
+from .fairness import SeedSource, dealt_from, fairness_of, fresh_seed, seeded
 from .ledger import pay_out
 from .results import FinishedGame, record_finished
 
@@ -51,7 +54,6 @@ GAME = "speedquilt"
 TEMPI = ("slow", "normal", "fast")
 """How fast computer players act (the delays are the server's: docs/tables.md)."""
 OPEN, FINISHED = "open", "finished"
-RANDOM_DEALS = 999_999_999
 MAX_CLIENT_DEAL = 2**53 - 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SOLO_OPTIONS = frozenset({"target", "rounds", "top_shelf", "bottom_shelf"})
@@ -75,7 +77,8 @@ class FinishedTable:
     game: str
     variant: str
     options: dict[str, Any]
-    deal: int
+    deal: Deal
+    """The secret seed of a ranked table, or the deal number of a practice table."""
     accounts: list[str | None]
     levels: list[str | None]
     scores: list[int]
@@ -171,6 +174,8 @@ class StoredTable:
             "created_at": as_utc(row.created_at).isoformat(),
             "finished_at": as_utc(row.finished_at).isoformat() if row.finished_at else None,
             "result": row.result,
+            # The seed's commitment from the start; the seed itself only once it is finished.
+            "fairness": fairness_of(row, over=row.status == FINISHED),
         }
         if self.setup is not None:
             summary["setup"] = _setup(self.setup, with_invite=self.seated(viewer))
@@ -213,6 +218,7 @@ class TableService:
         self.sessionmaker = sessionmaker
         self.engine_for = engine_for
         self.clock = clock
+        self.fresh_seed: SeedSource = fresh_seed
 
     async def create(
         self,
@@ -225,7 +231,11 @@ class TableService:
         options: dict[str, Any] | None = None,
         deal: int | None = None,
     ) -> StoredTable:
-        """A new table with ``account_id`` at seat 0 and computer players ``bots`` at 1, 2, …"""
+        """A new table with ``account_id`` at seat 0 and computer players ``bots`` at 1, 2, …
+
+        It is dealt from a fresh secret seed and ranked; a chosen ``deal`` number makes it a
+        practice table (never on a leaderboard: whoever chose the deal may have rehearsed it).
+        """
         engine_options = _options(variant, players, list(bots), dict(options or {}))
         if tempo not in TEMPI:
             raise ServiceError("bad_request", f"tempo is one of {', '.join(TEMPI)}")
@@ -240,7 +250,7 @@ class TableService:
             game=GAME,
             variant=variant,
             options=engine_options,
-            deal=_deal(deal),
+            **(seeded(self.fresh_seed()) if deal is None else {"deal": _deal(deal)}),
             tempo=tempo,
             status=OPEN,
             last_seq=0,
@@ -424,9 +434,7 @@ def _options(
     raise ServiceError("bad_request", f"unknown variant {variant!r}: table, solo or daily")
 
 
-def _deal(deal: int | None) -> int:
-    if deal is None:
-        return secrets.randbelow(RANDOM_DEALS) + 1
+def _deal(deal: int) -> int:
     try:
         check_deal(deal)
     except DealNumberError as exc:
@@ -453,7 +461,7 @@ def finished_table(
         game=row.game,
         variant=row.variant,
         options=dict(row.options),
-        deal=row.deal,
+        deal=dealt_from(row),
         accounts=[seat.account_id for seat in stored.seats],
         levels=[seat.level for seat in stored.seats],
         finished_at=finished_at,

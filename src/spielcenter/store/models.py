@@ -21,6 +21,7 @@ from sqlalchemy import (
     MetaData,
     String,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -79,7 +80,11 @@ class GameRecord(Base):
     )
     game: Mapped[str] = mapped_column(String(32))
     variant: Mapped[str] = mapped_column(String(32))
-    deal: Mapped[int] = mapped_column(BigInteger)
+    # A deal number, or none for a game dealt from a secret seed (migration 0005): the seed as
+    # hex, secret until the game is over, and its commitment, shown from the start.
+    deal: Mapped[int | None] = mapped_column(BigInteger)
+    seed: Mapped[str | None] = mapped_column(String(128))
+    commitment: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16))
     last_seq: Mapped[int] = mapped_column(Integer, default=0)
     # Accepted move entries (undo and redo are not moves): the "fewest moves" statistic.
@@ -167,6 +172,9 @@ class TableResult(Base):
     leaderboard_points: Mapped[int] = mapped_column(Integer)
     seats: Mapped[int] = mapped_column(Integer)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    # A practice table dealt from a chosen deal number is listed but never on a leaderboard: its
+    # deal may have been rehearsed (migration 0005).
+    ranked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class AchievementRecord(Base):
@@ -201,7 +209,12 @@ class TableRecord(Base):
     variant: Mapped[str] = mapped_column(String(32))
     # The engine's options as JSON (players, target, rounds, ...); secrets are never stored here.
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    deal: Mapped[int] = mapped_column(BigInteger)
+    # A deal number (practice against computers), or none: every lobby, staked and ranked table
+    # is dealt from a secret seed (hex; revealed only once the table is finished) whose
+    # commitment is shown from the start (migration 0005).
+    deal: Mapped[int | None] = mapped_column(BigInteger)
+    seed: Mapped[str | None] = mapped_column(String(128))
+    commitment: Mapped[str | None] = mapped_column(String(64))
     tempo: Mapped[str] = mapped_column(String(8))
     status: Mapped[str] = mapped_column(String(16), index=True)
     last_seq: Mapped[int] = mapped_column(Integer, default=0)

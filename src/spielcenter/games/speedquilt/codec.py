@@ -1,15 +1,18 @@
 """The JSON codec of a full Speedquilt state (nothing hidden: this is for storage and replay).
 
 Cells are written ``"x,y"``; dice as ``{"colour": value}``; adjustments per seat as
-``{"seat": {"colour": [colour, value]}}``. :func:`decode` checks the shape and every block id and
-raises :class:`StateFormatError` naming the fault.
+``{"seat": {"colour": [colour, value]}}``; a game dealt from a secret seed has ``"deal": null``
+and the seed as ``"seed": "<hex>"`` (this is the full state: never send it to a player).
+:func:`decode` checks the shape and every block id and raises :class:`StateFormatError` naming
+the fault.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from spielcenter.games.base import JSON, StateFormatError
+from spielcenter.games.base import JSON, Deal, StateFormatError
+from spielcenter.games.seeds import SecretSeed, SeedError
 
 from .model import Cell, Colour, Deck, Die, KitKind, PlacedBlock
 from .options import Context
@@ -74,7 +77,7 @@ def encode(state: GameState) -> JSON:
     """The full state as JSON-ready data."""
     return {
         "format": FORMAT,
-        "deal": state.deal,
+        **_deal(state.deal),
         "day": state.day,
         "phase": str(state.phase),
         "decks": {str(d): list(v) for d, v in state.decks.items()},
@@ -96,6 +99,12 @@ def encode(state: GameState) -> JSON:
         "removed": list(state.removed),
         "final_round": state.final_round,
     }
+
+
+def _deal(deal: Deal) -> JSON:
+    if isinstance(deal, SecretSeed):
+        return {"deal": None, "seed": deal.hex()}
+    return {"deal": deal}
 
 
 # -- decoding -----------------------------------------------------------------------------------
@@ -185,6 +194,14 @@ class _Reader:
             own_rerolls=int(d["own_rerolls"]),
         )
 
+    def deal(self, d: Any) -> Deal:
+        if d.get("seed") is None:
+            return int(d["deal"])
+        try:
+            return SecretSeed.from_hex(d["seed"])
+        except SeedError as fault:
+            raise StateFormatError(f"bad seed in the state: {fault}") from None
+
     def seat(self, d: Any) -> SeatState:
         row = d["row"]
         returned = d["returned"]
@@ -203,7 +220,7 @@ class _Reader:
         if len(seats) != self.ctx.seats:
             raise StateFormatError(f"the state has {len(seats)} seats, the game {self.ctx.seats}")
         return GameState(
-            deal=int(d["deal"]),
+            deal=self.deal(d),
             day=d["day"],
             phase=Phase(d["phase"]),
             decks=self.decks(d["decks"]),

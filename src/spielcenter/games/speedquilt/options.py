@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spielcenter.games.base import UnknownGameError
+from spielcenter.games.base import Deal, UnknownGameError
+from spielcenter.games.seeds import SecretSeed
 
 from .catalogue import Catalogue
 from .dice import DiceKey
@@ -88,8 +89,10 @@ class Context:
         """The catalogue block with this id."""
         return self.catalogue.block(block_id)
 
-    def dice_key(self, deal: int) -> DiceKey:
-        """The key of the dice stream of the game with this deal."""
+    def dice_key(self, deal: Deal) -> DiceKey:
+        """The key of the dice stream of the game with this deal (a number or a secret seed)."""
         if self.options.day is not None and self.options.secret is not None:
             return DiceKey.for_day(self.options.day, self.options.secret)
+        if isinstance(deal, SecretSeed):
+            return DiceKey.for_seed(deal)
         return DiceKey.for_deal(deal)

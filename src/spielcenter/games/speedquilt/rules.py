@@ -12,7 +12,7 @@ from dataclasses import replace
 from itertools import combinations, permutations
 from typing import Any
 
-from spielcenter.games.base import JSON, Game, IllegalMoveError, Seat, Status
+from spielcenter.games.base import JSON, Deal, Game, IllegalMoveError, Seat, Status
 
 from . import codec, model, views
 from .bargain_bin import (
@@ -141,8 +141,9 @@ class Speedquilt(Game[GameState, Move]):
 
     # -- start and moves ------------------------------------------------------------------------
 
-    def start(self, deal: int) -> GameState:
-        """The dealt position: shop on the shelves, four blocks in every seat's hand."""
+    def start(self, deal: Deal) -> GameState:
+        """The dealt position: shop on the shelves, four blocks in every seat's hand; ``deal``
+        is a deal number or a :class:`~spielcenter.games.seeds.SecretSeed`."""
         return start(self.ctx, deal)
 
     def to_act(self, state: GameState) -> frozenset[Seat]:

@@ -1,8 +1,8 @@
 """Setting up: the shuffled decks, the shop, each seat's dealt four and the start choice.
 
-Deal order (fixed, part of the product's promise): the pattern deck (catalogue id order) is
-shuffled with seed ``pattern`` and the kit deck with seed ``kit`` from :func:`dice.deck_seeds`;
-the top shelf takes the first pattern blocks left to right, the bottom shelf the first kits; then
+Deal order (fixed, part of the product's promise): the pattern deck (catalogue id order) and the
+kit deck are shuffled as :func:`dice.deal_order` says (from a deal number or a secret seed); the
+top shelf takes the first pattern blocks left to right, the bottom shelf the first kits; then
 each seat in seat order gets the next two pattern blocks and the next two kits. All seats choose
 at once; when the last has chosen, the put-back blocks go under their decks in seat order and
 every start row lies at cells (0,0), (1,0), (2,0).
@@ -10,9 +10,11 @@ every start row lies at cells (0,0), (1,0), (2,0).
 
 from __future__ import annotations
 
-from spielcenter.games.shuffle import check_deal, shuffled
+from spielcenter.games.base import Deal
+from spielcenter.games.seeds import SecretSeed
+from spielcenter.games.shuffle import check_deal
 
-from .dice import deck_seeds
+from .dice import deal_order
 from .model import Deck, PlacedBlock
 from .moves import Choose
 from .options import Context
@@ -24,14 +26,12 @@ START_CELLS = ((0, 0), (1, 0), (2, 0))
 DEALT_PER_DECK = 2
 
 
-def start(ctx: Context, deal: int) -> GameState:
-    """The position before the start choice of deal number ``deal``."""
-    check_deal(deal)
-    seeds = deck_seeds(deal, ctx.seats)
-    decks = {
-        Deck.PATTERN: shuffled(ctx.catalogue.pattern_ids, seeds.pattern),
-        Deck.KIT: shuffled(ctx.catalogue.kit_ids, seeds.kit),
-    }
+def start(ctx: Context, deal: Deal) -> GameState:
+    """The position before the start choice of ``deal`` (a deal number or a secret seed)."""
+    if not isinstance(deal, SecretSeed):
+        check_deal(deal)
+    order = deal_order(deal, ctx.catalogue.pattern_ids, ctx.catalogue.kit_ids, ctx.seats)
+    decks = {Deck.PATTERN: order.pattern, Deck.KIT: order.kit}
     shelves: dict[Deck, list[str | None]] = {}
     for deck in (Deck.PATTERN, Deck.KIT):
         size = ctx.options.shelf_size(deck)
@@ -50,7 +50,7 @@ def start(ctx: Context, deal: int) -> GameState:
         decks=decks,
         shelves=shelves,
         seats=seats,
-        start_player=seeds.start_player,
+        start_player=order.start_player,
     )
 
 

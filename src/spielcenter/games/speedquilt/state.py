@@ -12,6 +12,8 @@ import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from spielcenter.games.base import Deal
+
 from .model import Cell, Colour, Deck, Die, KitKind, PlacedBlock
 
 __all__ = [
@@ -129,7 +131,8 @@ class TurnState:
 class GameState:
     """A whole game of Speedquilt."""
 
-    deal: int
+    deal: Deal
+    """A deal number, or the secret seed of a ranked or staked game (never in a view)."""
     day: str | None
     phase: Phase
     decks: dict[Deck, list[str]]

@@ -1,9 +1,10 @@
 """What one seat may see of a Speedquilt game.
 
-Left out for everyone: the deal number and the day key (from which unrolled dice could be
-computed), the order of both decks (only their sizes are shown), and the undo snapshots. Left out
-for everyone but the owner: the dealt four and the start choice before all have chosen, a blind
-drawn block, and thimble and dye-bath adjustments (others see those dice as rolled).
+Left out for everyone: the deal number, the secret seed and the day key (from which unrolled
+dice could be computed), the order of both decks (only their sizes are shown), and the undo
+snapshots. Left out for everyone but the owner: the dealt four and the start choice before all
+have chosen, a blind drawn block, and thimble and dye-bath adjustments (others see those dice as
+rolled).
 """
 
 from __future__ import annotations

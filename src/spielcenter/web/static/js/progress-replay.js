@@ -5,6 +5,7 @@
 
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
+import { fairnessLine } from "./fairness.js";
 import * as cruel from "./cruel.js";
 import * as crazyQuilt from "./crazy-quilt.js";
 import { el, gameTitle } from "./progress-dom.js";
@@ -115,6 +116,8 @@ export class ReplayViewer {
       ),
       el("p", "step-move", this.describe(step)),
     );
+    const fairness = fairnessLine(this.game.fairness);
+    if (fairness) head.append(fairness);
     const board = BOARDS[view.game]
       ? BOARDS[view.game].render(view)
       : speedquiltBoard(this.steps, this.index, {

@@ -31,6 +31,7 @@ export function speedquiltPanel(app) {
   deal.name = "deal";
   deal.min = "1";
   deal.placeholder = t("sq.lobby.any_deal");
+  deal.title = t("fairness.practice"); // a chosen deal could be rehearsed: never ranked
   const start = el("button", "new-table primary", t("sq.lobby.new_table"));
   start.type = "submit";
   form.append(

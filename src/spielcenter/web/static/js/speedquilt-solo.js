@@ -109,6 +109,7 @@ export class SoloScreen extends TableScreen {
     try {
       const replay = await getJson(`/api/my-games/${encodeURIComponent(this.gameId)}/replay`);
       this.history = [...linesUpTo(replay.steps, seq), ...this.history];
+      this.fairness = replay.game?.fairness; // a campaign stage: its seed's fingerprint
       this.render();
     } catch {
       // The history is a help, not the game: the screen plays on without the earlier lines.

@@ -4,6 +4,7 @@
 // server's `legal` list holds; its own pre-checks only decide what lights up.
 
 import { getJson } from "./api.js";
+import { fingerprintNote } from "./fairness.js";
 import { t, has } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import {
@@ -406,6 +407,8 @@ export class TableScreen {
     this.statusEl.classList.toggle("error", Boolean(this.statusError));
     this.statusEl.setAttribute("role", "status");
     this.root.append(this.statusEl);
+    const fingerprint = fingerprintNote(this.table?.fairness ?? this.fairness);
+    if (fingerprint) this.root.append(fingerprint);
     this.overlays();
     this.makeRoomForDock();
     decorateWindow(this, this.root);
