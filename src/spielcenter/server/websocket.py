@@ -29,6 +29,9 @@ from .nul import REFUSAL as NUL_REFUSAL
 from .nul import json_text_holds_nul, message_ref
 
 MAX_MESSAGE_BYTES = 8 * 1024
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects a message may have. The protocol's messages are two
+levels deep; Python's parser gives up (``RecursionError``) near a thousand, which 8 KiB reach."""
 SEND_TIMEOUT_S = 5.0
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
@@ -106,6 +109,35 @@ _client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 class BadMessage(Exception):
     """A message that is not one of the protocol's."""
+
+
+def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects deeper than ``limit``.
+
+    Checked before any parsing, on every message: counting the brackets (two scans in C) settles
+    it for every message with at most ``limit`` of them; only others get a pass in Python that
+    skips strings (at most 8 KiB, so well under a millisecond).
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
 
 
 def read_message(raw: str) -> tuple[ClientMessage, Any]:
@@ -309,6 +341,9 @@ async def _answer(platform: Platform, connection: Connection, frame: Mapping[str
         text = frame.get("text")
         if text is None:
             raise BadMessage("send text frames holding JSON")
+        if too_deep(text):
+            # Before anything parses it: a parser would fail with RecursionError.
+            raise BadMessage(f"JSON nested too deep (more than {MAX_JSON_DEPTH} levels)")
         if json_text_holds_nul(text):
             ref = message_ref(text)
             raise BadMessage(NUL_REFUSAL)
