@@ -4,13 +4,24 @@ messages spread over many sockets, refused handshakes, and pages of other origin
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-from spielcenter.server.websocket import MAX_JSON_DEPTH, too_deep
+from spielcenter.server.websocket import (
+    CLOSE_NO_SESSION,
+    CLOSE_POLICY,
+    MAX_JSON_DEPTH,
+    too_deep,
+)
 
-from ..server.conftest import new_game
+from ..server.conftest import me, new_game
+from .live import served
 
 NESTING = 4_000
 """How deep the attack nested its arrays (Python's parser gives up near 1 000 levels)."""
@@ -61,3 +72,74 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
     assert not too_deep(json.dumps({"type": "table.chat", "text": many}))
     assert not too_deep(json.dumps({"text": '\\"' + many}))
     assert too_deep("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1))
+
+
+# -- refused handshakes and the Origin -----------------------------------------------------------
+
+
+def _close_code_of_handshake(client: TestClient, **headers: str) -> int | None:
+    """Open ``/ws``: the close code the server sends after accepting it, ``None`` if it stays
+    open. A handshake closed before it is accepted fails here (a real server answers it with
+    HTTP 403, and the browser never sees a code)."""
+    with client.websocket_connect("/ws", headers=headers) as ws:
+        ws.send_json({"type": "ping"})
+        try:
+            ws.receive_json()
+        except WebSocketDisconnect as closed:
+            return closed.code
+    return None
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://testserver",  # same host, another scheme
+        "http://testserver:8080",  # same host, another port
+        "http://testserver.evil.example",
+        "null",
+    ],
+)
+def test_a_page_of_another_origin_cannot_open_the_websocket(
+    client: TestClient, origin: str
+) -> None:
+    assert _close_code_of_handshake(client, origin=origin) == CLOSE_POLICY
+
+
+@pytest.mark.parametrize("origin", ["http://testserver", "http://TestServer:80"])
+def test_a_page_of_the_servers_own_origin_opens_the_websocket(
+    client: TestClient, origin: str
+) -> None:
+    assert _close_code_of_handshake(client, origin=origin) is None
+
+
+def test_an_allowed_origin_is_compared_by_scheme_host_and_port(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]
+) -> None:
+    client = make_client(make_app(ALLOWED_ORIGINS=["https://spiel.example.org"]))
+    me(client)
+    assert _close_code_of_handshake(client, origin="https://spiel.example.org:443") is None
+    assert _close_code_of_handshake(client, origin="http://spiel.example.org") == CLOSE_POLICY
+    assert _close_code_of_handshake(client, origin="https://spiel.example.org:8443") == 1008
+
+
+def test_a_socket_without_a_session_is_closed_with_4401_after_the_handshake(
+    make_client: Callable[..., TestClient], app: FastAPI
+) -> None:
+    stranger = make_client(app)
+    assert _close_code_of_handshake(stranger) == CLOSE_NO_SESSION
+
+
+@pytest.mark.parametrize(
+    ("headers", "code"),
+    [({}, CLOSE_NO_SESSION), ({"Origin": "https://evil.example"}, CLOSE_POLICY)],
+)
+def test_a_real_client_refused_at_the_handshake_hears_the_documented_close_code_not_http_403(
+    make_app: Callable[..., FastAPI], headers: dict[str, str], code: int
+) -> None:
+    with (
+        served(make_app()) as address,
+        connect(f"ws://{address}/ws", additional_headers=headers) as ws,
+        pytest.raises(ConnectionClosed) as closed,
+    ):
+        ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == code

@@ -35,6 +35,7 @@ levels deep; Python's parser gives up (``RecursionError``) near a thousand, whic
 SEND_TIMEOUT_S = 5.0
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
+"""Closing code when the page's ``Origin`` is neither this server's nor an allowed one."""
 CLOSE_NO_SESSION = 4401
 """Closing code when the socket has no live session (never had one, or it was ended)."""
 
@@ -291,12 +292,51 @@ class Hub:
 # -- the endpoint ---------------------------------------------------------------------------
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+WEB_SCHEMES = {"ws": "http", "wss": "https"}
+"""The page's scheme that belongs to a socket's: a page on ``https`` opens ``wss``."""
+
+OriginKey = tuple[str, str, int]
+
+
+def origin_key(url: str) -> OriginKey | None:
+    """``(scheme, host, port)`` of an origin, the default port filled in; ``None`` for anything
+    that is not an ``http``/``https`` origin (``null``, garbage)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port or DEFAULT_PORTS[parts.scheme]
+
+
 def origin_allowed(socket: WebSocket, allowed: list[str]) -> bool:
-    """Browsers always send ``Origin``: it must be this server's own, or one configured."""
+    """Browsers always send ``Origin``: it must be this server's own or a configured one, the
+    same scheme, host and port (a plain-``http`` page on the same host is another origin: a
+    network attacker can write into it)."""
     origin = socket.headers.get("origin")
     if origin is None:
         return True  # not a browser: a cross-site page cannot open a socket without Origin
-    return urlsplit(origin).netloc == socket.headers.get("host") or origin in allowed
+    key = origin_key(origin)
+    if key is None:
+        return False
+    scheme = WEB_SCHEMES.get(socket.url.scheme, "http")
+    own = origin_key(f"{scheme}://{socket.headers.get('host', '')}")
+    return key == own or key in {origin_key(url) for url in allowed}
+
+
+async def refuse(socket: WebSocket, code: int, reason: str) -> None:
+    """Refuse a handshake with a close code the browser can read.
+
+    Closing before accepting makes the server answer HTTP 403, which a browser reports as a
+    failed connection with code 1006: the page could not tell "log in again" from "another
+    site". So the socket is accepted and at once closed with the code of the reason.
+    """
+    log.info("ws_refused", reason=reason, code=code, origin=socket.headers.get("origin"))
+    await socket.accept()
+    await socket.close(code)
 
 
 @router.websocket("/ws")
@@ -304,12 +344,11 @@ async def websocket_endpoint(socket: WebSocket) -> None:
     """One player's socket: read messages until it closes."""
     platform: Platform = socket.app.state.platform
     if not origin_allowed(socket, platform.settings.ALLOWED_ORIGINS):
-        log.info("ws_refused", reason="origin", origin=socket.headers.get("origin"))
-        await socket.close(CLOSE_POLICY)
+        await refuse(socket, CLOSE_POLICY, "origin")
         return
     login = await platform.sessions.resolve(socket.cookies.get(SESSION_COOKIE))
     if login is None:
-        await socket.close(CLOSE_NO_SESSION)
+        await refuse(socket, CLOSE_NO_SESSION, "no_session")
         return
     await socket.accept()
     connection = Connection(socket, login)
