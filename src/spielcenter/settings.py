@@ -49,7 +49,19 @@ class Settings(BaseSettings):
         description="Keys the daily quilt's deal and dice; required outside development",
     )
     SOCKET_MESSAGE_LIMIT: str = Field(
-        default="20/second", description="Messages one WebSocket may send (a `limits` rate)"
+        default="20/second",
+        description="Messages one account may send over all its WebSockets together (a `limits`"
+        " rate: so many at once, refilled evenly over the period); the name is from when it"
+        " counted per socket",
+    )
+    SOCKETS_PER_SESSION: int = Field(
+        default=8, ge=1, description="WebSockets one session (one device) may hold open at once"
+    )
+    SOCKETS_PER_ADDRESS: int = Field(
+        default=100,
+        ge=1,
+        description="WebSockets one client address (an IPv6 /64) may hold open at once: a"
+        " household or a school behind one NAT plays, one machine cannot open thousands",
     )
     LOGIN_LIMIT: str = Field(
         default="5/minute", description="Login attempts per name and per address"

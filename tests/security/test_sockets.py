@@ -4,21 +4,30 @@ messages spread over many sockets, refused handshakes, and pages of other origin
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
+from contextlib import ExitStack
+from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from limits import parse
+from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from spielcenter.server.ratelimits import MessageBudget
 from spielcenter.server.websocket import (
     CLOSE_NO_SESSION,
     CLOSE_POLICY,
+    CLOSE_TOO_MANY_SOCKETS,
     MAX_JSON_DEPTH,
     too_deep,
 )
+from spielcenter.settings import Settings
 
 from ..server.conftest import me, new_game
 from .live import served
@@ -143,3 +152,121 @@ def test_a_real_client_refused_at_the_handshake_hears_the_documented_close_code_
     ):
         ws.recv(timeout=10)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+
+
+# -- sockets without end, and messages spread over them ------------------------------------------
+
+
+def _open_sockets(stack: ExitStack, client: TestClient, count: int) -> list[WebSocketTestSession]:
+    return [stack.enter_context(client.websocket_connect("/ws")) for _ in range(count)]
+
+
+def _answers_ping(ws: WebSocketTestSession) -> bool:
+    ws.send_json({"type": "ping"})
+    try:
+        return bool(ws.receive_json() == {"type": "pong"})
+    except WebSocketDisconnect:
+        return False
+
+
+def _close_code(ws: WebSocketTestSession) -> int | None:
+    ws.send_json({"type": "ping"})
+    try:
+        ws.receive_json()
+    except WebSocketDisconnect as closed:
+        return closed.code
+    return None
+
+
+def test_one_session_cannot_open_sockets_without_end(client: TestClient) -> None:
+    per_session = Settings().SOCKETS_PER_SESSION
+    with ExitStack() as stack:
+        sockets = _open_sockets(stack, client, per_session)
+        one_more = stack.enter_context(client.websocket_connect("/ws"))
+        refused = _close_code(one_more)
+        assert all(_answers_ping(ws) for ws in sockets)
+        sockets[0].close()
+        until_closed(client, per_session - 1)
+        again = stack.enter_context(client.websocket_connect("/ws"))
+        assert _answers_ping(again)
+    assert per_session == 8
+    assert refused == CLOSE_TOO_MANY_SOCKETS
+
+
+def test_one_address_cannot_open_sockets_without_end_with_many_guests(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]
+) -> None:
+    app = make_app(SOCKETS_PER_ADDRESS=5)
+    guests = [make_client(app) for _ in range(6)]
+    elsewhere = make_client(app, address="198.51.100.7")
+    for guest in [*guests, elsewhere]:
+        me(guest)
+    with ExitStack() as stack:
+        first = [stack.enter_context(guest.websocket_connect("/ws")) for guest in guests[:5]]
+        sixth = stack.enter_context(guests[5].websocket_connect("/ws"))
+        assert _close_code(sixth) == CLOSE_TOO_MANY_SOCKETS
+        assert all(_answers_ping(ws) for ws in first)
+        assert _answers_ping(stack.enter_context(elsewhere.websocket_connect("/ws")))
+
+
+def test_an_accounts_messages_share_one_budget_across_all_its_sockets(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]
+) -> None:
+    # The attack: 40 sockets of one account, each within its own 20 a second, sent 200 hints.
+    app = make_app(SOCKET_MESSAGE_LIMIT="10/minute")
+    client, other = make_client(app), make_client(app)
+    me(client)
+    me(other)
+    with ExitStack() as stack:
+        sockets = _open_sockets(stack, client, 4)
+        answers = [send(ws, type="ping") for _ in range(5) for ws in sockets]
+        bystander = stack.enter_context(other.websocket_connect("/ws"))
+        assert _answers_ping(bystander)
+    assert answers.count({"type": "pong"}) == 10
+    assert [a.get("code") for a in answers if a != {"type": "pong"}] == ["rate_limited"] * 10
+
+
+def test_a_real_client_with_too_many_sockets_hears_close_code_4429(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    with served(make_app(SOCKETS_PER_SESSION=2)) as address:
+        cookie = httpx.get(f"http://{address}/api/me").headers["set-cookie"].split(";")[0]
+        headers = {"Cookie": cookie}
+        with (
+            connect(f"ws://{address}/ws", additional_headers=headers),
+            connect(f"ws://{address}/ws", additional_headers=headers),
+            connect(f"ws://{address}/ws", additional_headers=headers) as third,
+            pytest.raises(ConnectionClosed) as closed,
+        ):
+            third.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_TOO_MANY_SOCKETS
+
+
+def send(ws: WebSocketTestSession, **message: Any) -> dict[str, Any]:
+    """Send one message; its answer."""
+    ws.send_json(message)
+    answer: dict[str, Any] = ws.receive_json()
+    return answer
+
+
+def until_closed(client: TestClient, open_sockets: int) -> None:
+    """Wait until the server has noticed a socket closed (it holds ``open_sockets`` then)."""
+    hub = client.app.state.platform.hub  # type: ignore[attr-defined]
+    for _ in range(500):
+        if len(hub.connections) == open_sockets:
+            return
+        time.sleep(0.01)
+    raise AssertionError("the socket did not close")
+
+
+def test_the_message_budget_refills_evenly_and_forgets_only_what_it_would_have_refilled() -> None:
+    now = [0.0]
+    budget = MessageBudget(parse("4/second"), clock=lambda: now[0])
+    assert [budget.allow("anna") for _ in range(5)] == [True] * 4 + [False]
+    now[0] += 0.5  # two messages' worth
+    assert [budget.allow("anna") for _ in range(3)] == [True, True, False]
+    budget._sweep(now[0])
+    assert "anna" in budget.buckets  # still empty: forgetting it would hand her a new budget
+    now[0] += 1.0
+    budget._sweep(now[0])
+    assert "anna" not in budget.buckets

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol
@@ -22,7 +23,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from spielcenter.services.common import ServiceError
 from spielcenter.services.sessions import Login
+from spielcenter.settings import Settings
 
+from .addresses import client_address
 from .deps import SESSION_COOKIE, Platform
 from .logging import log
 from .nul import REFUSAL as NUL_REFUSAL
@@ -38,6 +41,8 @@ CLOSE_POLICY = 1008
 """Closing code when the page's ``Origin`` is neither this server's nor an allowed one."""
 CLOSE_NO_SESSION = 4401
 """Closing code when the socket has no live session (never had one, or it was ended)."""
+CLOSE_TOO_MANY_SOCKETS = 4429
+"""Closing code when the session or the address already has as many sockets as it may."""
 
 router = APIRouter()
 
@@ -187,10 +192,11 @@ class Watcher(Protocol):
 
 @dataclass(eq=False)
 class Connection:
-    """One open socket of one session."""
+    """One open socket of one session, from one client address (``server/addresses.py``)."""
 
     socket: WebSocket
     login: Login
+    address: str = ""
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     games: set[str] = field(default_factory=set)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -227,15 +233,29 @@ class Hub:
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
         self.watchers: dict[str, set[Watcher]] = {}
+        # Open sockets per session and per address, for the limits of the handshake.
+        self.per_session: Counter[int] = Counter()
+        self.per_address: Counter[str] = Counter()
+
+    def has_room(self, login: Login, address: str, settings: Settings) -> bool:
+        """Whether the session and the address may open one more socket in this process."""
+        return (
+            self.per_session[login.session_id] < settings.SOCKETS_PER_SESSION
+            and self.per_address[address] < settings.SOCKETS_PER_ADDRESS
+        )
 
     def add(self, connection: Connection) -> None:
         """A socket opened."""
         self.connections.add(connection)
+        self.per_session[connection.login.session_id] += 1
+        self.per_address[connection.address] += 1
 
     def remove(self, connection: Watcher) -> None:
         """A socket closed: it watches nothing any more."""
-        if isinstance(connection, Connection):
+        if isinstance(connection, Connection) and connection in self.connections:
             self.connections.discard(connection)
+            _count_down(self.per_session, connection.login.session_id)
+            _count_down(self.per_address, connection.address)
         for game_id in connection.games:
             watchers = self.watchers.get(game_id)
             if watchers is not None:
@@ -287,6 +307,12 @@ class Hub:
     async def _close(self, connections: list[Connection], code: int = CLOSE_NO_SESSION) -> None:
         for connection in connections:
             await connection.close(code)
+
+
+def _count_down(counter: Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]  # no key stays behind for a session or address without sockets
 
 
 # -- the endpoint ---------------------------------------------------------------------------
@@ -350,10 +376,16 @@ async def websocket_endpoint(socket: WebSocket) -> None:
     if login is None:
         await refuse(socket, CLOSE_NO_SESSION, "no_session")
         return
-    await socket.accept()
-    connection = Connection(socket, login)
+    address = client_address(socket)
+    if not platform.hub.has_room(login, address, platform.settings):
+        await refuse(socket, CLOSE_TOO_MANY_SOCKETS, "too_many_sockets")
+        return
+    # Counted before the accept (which waits): two handshakes at once cannot both take the last
+    # place.
+    connection = Connection(socket, login, address)
     platform.hub.add(connection)
     try:
+        await socket.accept()
         await _serve(platform, connection)
     finally:
         platform.hub.remove(connection)
@@ -375,7 +407,7 @@ async def _serve(platform: Platform, connection: Connection) -> None:
 async def _answer(platform: Platform, connection: Connection, frame: Mapping[str, Any]) -> None:
     ref: Any = None
     try:
-        if not platform.limits.allow_message(connection.id):
+        if not platform.limits.allow_message(connection.login.account_id):
             raise ServiceError("rate_limited", "too many messages: slow down")
         text = frame.get("text")
         if text is None:
