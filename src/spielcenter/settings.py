@@ -66,6 +66,16 @@ class Settings(BaseSettings):
     LOGIN_LIMIT: str = Field(
         default="5/minute", description="Login attempts per name and per address"
     )
+    CLAIM_LIMIT: str = Field(
+        default="5/minute",
+        description="Claims of a name per name and per address (each may hash a password)",
+    )
+    PASSWORD_HASH_WORKERS: int = Field(
+        default=2,
+        ge=1,
+        description="Threads hashing passwords (argon2, ~125 ms and 64 MiB each): at most this"
+        " many hashes at once, never on the threads the hints and computer players use",
+    )
     ALLOWED_ORIGINS: list[str] = Field(
         default_factory=list,
         description="Origins allowed on the WebSocket besides the server's own host",

@@ -119,13 +119,18 @@ def create_app(
         platform = Platform(
             settings=settings,
             sessions=sessions,
-            accounts=AccountService(sessionmaker, sessions, clock, password_hasher),
+            accounts=AccountService(
+                sessionmaker, sessions, clock, password_hasher, settings.PASSWORD_HASH_WORKERS
+            ),
             games=GameService(
                 sessionmaker, progress_resolver(resolve, settings.daily_secret), clock
             ),
             stats=StatsService(sessionmaker),
             limits=RateLimits(
-                settings.LOGIN_LIMIT, settings.SOCKET_MESSAGE_LIMIT, settings.REDIS_URL
+                settings.LOGIN_LIMIT,
+                settings.SOCKET_MESSAGE_LIMIT,
+                settings.REDIS_URL,
+                claim=settings.CLAIM_LIMIT,
             ),
             hub=hub,
         )
@@ -146,6 +151,7 @@ def create_app(
             await app.state.tables.close()
             await hub.close_all()
             await platform.games.close()
+            platform.accounts.close()
             await engine.dispose()
             if watch is not None:
                 watch.uninstall()

@@ -84,6 +84,7 @@ class RateLimits:
         login: str = "5/minute",
         socket_messages: str = "20/second",
         redis_url: str | None = None,
+        claim: str = "5/minute",
     ) -> None:
         doors: shared_storage.Storage = (
             shared_storage.RedisStorage(
@@ -94,12 +95,22 @@ class RateLimits:
         )
         self.login_limiter = shared_strategies.MovingWindowRateLimiter(doors)
         self.login = parse(login)
+        self.claim = parse(claim)
         self.messages = MessageBudget(parse(socket_messages))
 
     async def allow_login(self, name_key: str, address: str) -> bool:
         """Count a login attempt for a name from an address; both limits must allow it."""
-        by_name = await self.login_limiter.hit(self.login, "login-name", name_key)
-        by_address = await self.login_limiter.hit(self.login, "login-address", address)
+        return await self._by_name_and_address(self.login, "login", name_key, address)
+
+    async def allow_claim(self, name_key: str, address: str) -> bool:
+        """Count a claim of a name from an address, like a login: each may hash a password."""
+        return await self._by_name_and_address(self.claim, "claim", name_key, address)
+
+    async def _by_name_and_address(
+        self, rate: RateLimitItem, door: str, name_key: str, address: str
+    ) -> bool:
+        by_name = await self.login_limiter.hit(rate, f"{door}-name", name_key)
+        by_address = await self.login_limiter.hit(rate, f"{door}-address", address)
         return by_name and by_address
 
     def allow_message(self, account_id: str) -> bool:

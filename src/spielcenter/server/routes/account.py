@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, Response
 from spielcenter.services.accounts import name_key
 from spielcenter.services.sessions import Login
 
+from ..addresses import client_address
 from ..deps import SESSION_COOKIE, CheckedLoginDep, Platform, PlatformDep
 from ..errors import ApiError
 from ..schemas import Credentials, MePublic, SettingsUpdate
@@ -60,10 +61,20 @@ async def me(request: Request, response: Response, platform: PlatformDep) -> MeP
 
 
 @router.post("/account/claim")
-async def claim(body: Credentials, platform: PlatformDep, login: CheckedLoginDep) -> MePublic:
-    """Give this guest account a name and a password."""
-    await platform.accounts.claim(login, body.name, body.password)
-    return await _me(platform, login)
+async def claim(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    platform: PlatformDep,
+    login: CheckedLoginDep,
+) -> MePublic:
+    """Give this guest account a name and a password (a new session; rate-limited)."""
+    if not await platform.limits.allow_claim(name_key(body.name), client_address(request)):
+        raise ApiError(429, "rate_limited", "too many claims: wait a minute")
+    token, new_login = await platform.accounts.claim(login, body.name, body.password)
+    await platform.hub.close_session(login.session_id)
+    _set_cookie(response, platform, token)
+    return await _me(platform, new_login)
 
 
 @router.post("/account/login")
@@ -75,8 +86,7 @@ async def login_(
     login: CheckedLoginDep,
 ) -> MePublic:
     """Log this device into a named account (a new session; rate-limited)."""
-    address = request.client.host if request.client else "unknown"
-    if not await platform.limits.allow_login(name_key(body.name), address):
+    if not await platform.limits.allow_login(name_key(body.name), client_address(request)):
         raise ApiError(429, "rate_limited", "too many login attempts: wait a minute")
     token, new_login = await platform.accounts.login(body.name, body.password, replacing=login)
     await platform.hub.close_session(login.session_id)
