@@ -66,6 +66,11 @@ class Settings(BaseSettings):
     LOGIN_LIMIT: str = Field(
         default="5/minute", description="Login attempts per name and per address"
     )
+    GUEST_LIMIT: str = Field(
+        default="60/hour",
+        description="New guest accounts per client address (an IPv6 /64): a household, a"
+        " school class or a café behind one address gets its guests; a script gets no more",
+    )
     CLAIM_LIMIT: str = Field(
         default="5/minute",
         description="Claims of a name per name and per address (each may hash a password)",
@@ -75,6 +80,12 @@ class Settings(BaseSettings):
         ge=1,
         description="Threads hashing passwords (argon2, ~125 ms and 64 MiB each): at most this"
         " many hashes at once, never on the threads the hints and computer players use",
+    )
+    TRUSTED_PROXIES: list[str] = Field(
+        default_factory=list,
+        description='Addresses of the balancers in front (JSON list, e.g. ["127.0.0.1"]):'
+        " their X-Forwarded-For and X-Forwarded-Proto are believed, so limits per address count"
+        " the players' addresses and the Origin check knows the page's scheme",
     )
     ALLOWED_ORIGINS: list[str] = Field(
         default_factory=list,

@@ -29,6 +29,13 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SERVER_START_TIMEOUT_S = 60
+ONE_ADDRESS_FOR_ALL = {
+    "SPIELCENTER_GUEST_LIMIT": "100000/hour",
+    "SPIELCENTER_CLAIM_LIMIT": "1000/minute",
+    "SPIELCENTER_SOCKETS_PER_ADDRESS": "100000",
+}
+"""Every test's browser context is a new guest from 127.0.0.1: the whole run is one address,
+more than any household (the limits themselves are tested in tests/security/)."""
 PHONE_LAYOUT_WIDTH = 700
 """Narrower than this the pages take their phone layout (the CSS's max-width: 699px)."""
 
@@ -73,7 +80,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS_FOR_ALL},
     )
     url = f"http://127.0.0.1:{port}"
     try:

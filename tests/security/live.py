@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -18,10 +19,12 @@ START_TIMEOUT_S = 30.0
 
 
 @contextmanager
-def served(app: FastAPI) -> Iterator[str]:
-    """``app`` listening on loopback while the block runs; its ``host:port``."""
+def served(app: FastAPI, **options: Any) -> Iterator[str]:
+    """``app`` listening on loopback while the block runs (``options`` are uvicorn's); its
+    ``host:port``."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", lifespan="on"))
+    config = uvicorn.Config(app, port=port, log_level="warning", lifespan="on", **options)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT_S

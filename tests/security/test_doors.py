@@ -7,16 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from spielcenter.cli.serve import proxy_options
+from spielcenter.server.addresses import address_key
 from spielcenter.server.app import create_app
 from spielcenter.settings import Settings
 
-from ..server.conftest import FakeClock, claim, csrf, me
+from ..server.conftest import FakeClock, claim, csrf, database_rows, me
 from ..server.ladder import resolve
 from .hashing import CountingHasher, at_once
+from .live import served
 
 
 @pytest.fixture
@@ -133,3 +137,63 @@ def test_password_hashing_never_takes_a_thread_of_the_default_executor(
     )
     assert hasher.calls >= 3
     assert hasher.threads and all(t.startswith("spielcenter-password") for t in hasher.threads)
+
+
+# -- throwaway guests ----------------------------------------------------------------------------
+
+
+def _new_guest(client: TestClient) -> Any:
+    """``GET /api/me`` without a cookie: a new guest, if the address may have one."""
+    client.cookies.clear()
+    return client.get("/api/me")
+
+
+def test_a_flood_of_guests_from_one_address_is_refused_with_429_and_creates_nothing(
+    make_client: Callable[..., TestClient], app: FastAPI, settings: Settings
+) -> None:
+    # The attack made 100 guests in 5 s; a household or a school class behind one address
+    # still gets its guests (docs/security.md).
+    per_hour = Settings().GUEST_LIMIT
+    client = make_client(app)
+    made = [_new_guest(client).status_code for _ in range(60)]
+    refused = _new_guest(client)
+    elsewhere = make_client(app, address="198.51.100.9")
+    assert per_hour == "60/hour"
+    assert made == [200] * 60
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+    assert database_rows(settings, "SELECT count(*) FROM accounts") == [(60,)]
+    assert me(elsewhere)["guest"] is True
+
+
+def test_a_guest_coming_back_with_its_cookie_is_not_counted_as_new(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]
+) -> None:
+    client = make_client(make_app(GUEST_LIMIT="1/hour"))
+    first = me(client)
+    assert [me(client)["id"] for _ in range(5)] == [first["id"]] * 5
+    assert _new_guest(client).status_code == 429
+
+
+def test_guests_from_one_ipv6_network_count_together() -> None:
+    one_home = ["2001:db8:1:2::10", "2001:db8:1:2:ffff:ffff:ffff:ffff"]
+    next_door = "2001:db8:1:3::10"
+    assert len({address_key(host) for host in one_home}) == 1
+    assert address_key(next_door) != address_key(one_home[0])
+    assert address_key("::ffff:203.0.113.5") == address_key("203.0.113.5") == "203.0.113.5"
+
+
+@pytest.mark.parametrize("trusted", [[], ["127.0.0.1"]])
+def test_a_forged_forwarded_address_is_no_new_budget_unless_a_trusted_balancer_sent_it(
+    make_app: Callable[..., FastAPI], settings: Settings, trusted: list[str]
+) -> None:
+    behind = settings.model_copy(update={"TRUSTED_PROXIES": trusted})
+    with served(make_app(GUEST_LIMIT="2/hour"), **proxy_options(behind)) as address:
+        codes = [
+            httpx.get(
+                f"http://{address}/api/me", headers={"X-Forwarded-For": forwarded}
+            ).status_code
+            for forwarded in ["203.0.113.1", "203.0.113.1", "203.0.113.2", "203.0.113.2"]
+        ]
+    # Trusted: two players behind the balancer, two guests each. Not trusted: everybody is
+    # the balancer (127.0.0.1), and the header is anybody's invention.
+    assert codes == ([200] * 4 if trusted else [200, 200, 429, 429])

@@ -18,7 +18,9 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
+from spielcenter.cli.serve import proxy_options
 from spielcenter.server.ratelimits import MessageBudget
 from spielcenter.server.websocket import (
     CLOSE_NO_SESSION,
@@ -270,3 +272,19 @@ def test_the_message_budget_refills_evenly_and_forgets_only_what_it_would_have_r
     now[0] += 1.0
     budget._sweep(now[0])
     assert "anna" not in budget.buckets
+
+
+def test_behind_a_trusted_balancer_a_page_on_https_opens_the_websocket(
+    make_app: Callable[..., FastAPI], settings: Settings
+) -> None:
+    # The balancer ends TLS: the server hears ws://, the page is https://. Only the balancer's
+    # X-Forwarded-Proto tells the server its own origin (docs/deploy.md).
+    behind = settings.model_copy(update={"TRUSTED_PROXIES": ["127.0.0.1"]})
+    with served(make_app(), **proxy_options(behind)) as address:
+        cookie = httpx.get(f"http://{address}/api/me").headers["set-cookie"].split(";")[0]
+        headers = {"Cookie": cookie, "X-Forwarded-Proto": "https"}
+        page = Origin(f"https://{address}")
+        with connect(f"ws://{address}/ws", origin=page, additional_headers=headers) as ws:
+            ws.send(json.dumps({"type": "ping"}))
+            answer = json.loads(ws.recv(timeout=10))
+    assert answer == {"type": "pong"}

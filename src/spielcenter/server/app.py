@@ -131,6 +131,7 @@ def create_app(
                 settings.SOCKET_MESSAGE_LIMIT,
                 settings.REDIS_URL,
                 claim=settings.CLAIM_LIMIT,
+                guests=settings.GUEST_LIMIT,
             ),
             hub=hub,
         )

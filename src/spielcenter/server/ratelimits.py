@@ -85,6 +85,7 @@ class RateLimits:
         socket_messages: str = "20/second",
         redis_url: str | None = None,
         claim: str = "5/minute",
+        guests: str = "60/hour",
     ) -> None:
         doors: shared_storage.Storage = (
             shared_storage.RedisStorage(
@@ -93,9 +94,10 @@ class RateLimits:
             if redis_url
             else shared_storage.MemoryStorage()
         )
-        self.login_limiter = shared_strategies.MovingWindowRateLimiter(doors)
+        self.doors = shared_strategies.MovingWindowRateLimiter(doors)
         self.login = parse(login)
         self.claim = parse(claim)
+        self.guests = parse(guests)
         self.messages = MessageBudget(parse(socket_messages))
 
     async def allow_login(self, name_key: str, address: str) -> bool:
@@ -106,11 +108,15 @@ class RateLimits:
         """Count a claim of a name from an address, like a login: each may hash a password."""
         return await self._by_name_and_address(self.claim, "claim", name_key, address)
 
+    async def allow_guest(self, address: str) -> bool:
+        """Count a new guest account from an address."""
+        return await self.doors.hit(self.guests, "guest-address", address)
+
     async def _by_name_and_address(
         self, rate: RateLimitItem, door: str, name_key: str, address: str
     ) -> bool:
-        by_name = await self.login_limiter.hit(rate, f"{door}-name", name_key)
-        by_address = await self.login_limiter.hit(rate, f"{door}-address", address)
+        by_name = await self.doors.hit(rate, f"{door}-name", name_key)
+        by_address = await self.doors.hit(rate, f"{door}-address", address)
         return by_name and by_address
 
     def allow_message(self, account_id: str) -> bool:

@@ -55,6 +55,8 @@ async def me(request: Request, response: Response, platform: PlatformDep) -> MeP
     """The account of this session; a new guest account and session if there is none."""
     login = await platform.sessions.resolve(request.cookies.get(SESSION_COOKIE))
     if login is None:
+        if not await platform.limits.allow_guest(client_address(request)):
+            raise ApiError(429, "rate_limited", "too many new guests from this address: wait")
         token, login = await platform.accounts.new_guest(_preferred_lang(request))
         _set_cookie(response, platform, token)
     return await _me(platform, login)
