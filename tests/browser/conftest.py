@@ -128,6 +128,7 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
     """
     contexts = []
     errors: list[str] = []
+    refused: list[str] = []
 
     def factory(viewport: ViewportSize = DESKTOP, locale: str = "en-GB") -> Page:
         phone = viewport["width"] < PHONE_LAYOUT_WIDTH
@@ -142,6 +143,7 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: _note_refusal(message.text, refused))
         page.goto("/")
         page.wait_for_selector(".game-panel")
         return page
@@ -150,6 +152,18 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
     for context in contexts:
         context.close()
     assert errors == [], f"JavaScript errors in the page: {errors}"
+    assert refused == [], f"the page broke its Content Security Policy: {refused}"
+
+
+def is_policy_refusal(text: str) -> bool:
+    """Whether a console message is the browser refusing something under the page's Content
+    Security Policy (Chromium: "Refused to execute inline script because it violates …")."""
+    return text.startswith("Refused to") or "Content Security Policy" in text
+
+
+def _note_refusal(text: str, refused: list[str]) -> None:
+    if is_policy_refusal(text):
+        refused.append(text)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from spielcenter.games.base import JSON, get_game
 from spielcenter.services.accounts import AccountService
@@ -34,6 +35,7 @@ from .nul import RefuseNul
 from .ratelimits import RateLimits
 from .routes import account, games, ledger, lobby, pages, progress, stats, tables
 from .routes.pages import STATIC
+from .security_headers import SecurityHeaders
 from .tables import TableRegistry, speedquilt_engine
 from .websocket import Hub
 from .websocket import router as websocket_router
@@ -90,6 +92,14 @@ def _memory_watch(settings: Settings) -> MemoryWatch | None:
     watch.install()
     log.warning("tracemalloc_on", frames=settings.TRACEMALLOC, reports=str(settings.DATA_DIR))
     return watch
+
+
+class SpielcenterApp(FastAPI):
+    """The FastAPI app with the security headers outermost, outside Starlette's own handler of
+    unexpected errors, so that a 500 carries them too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def create_app(
@@ -158,7 +168,7 @@ def create_app(
                 watch.uninstall()
             log.info("stopped")
 
-    app = FastAPI(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = SpielcenterApp(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)
     install_error_handlers(app)
     for module in (pages, account, games, stats, tables, progress, lobby, ledger):
         app.include_router(module.router)
