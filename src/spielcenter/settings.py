@@ -87,6 +87,15 @@ class Settings(BaseSettings):
         " their X-Forwarded-For and X-Forwarded-Proto are believed, so limits per address count"
         " the players' addresses and the Origin check knows the page's scheme",
     )
+    SESSION_IDLE_DAYS: float = Field(
+        default=30, gt=0, description="A session unused this long ends on the server"
+    )
+    SESSION_LIFETIME_DAYS: float = Field(
+        default=400,
+        gt=0,
+        description="A session ends on the server this long after the login, however much it"
+        " is used (400 days: the longest a browser keeps the cookie)",
+    )
     ALLOWED_ORIGINS: list[str] = Field(
         default_factory=list,
         description="Origins allowed on the WebSocket besides the server's own host",

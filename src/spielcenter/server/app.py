@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -124,7 +125,13 @@ def create_app(
         engine = make_engine(settings.database_url)
         await migrate(engine)
         sessionmaker = make_sessionmaker(engine)
-        sessions = SessionService(sessionmaker, settings.secret_key, clock)
+        sessions = SessionService(
+            sessionmaker,
+            settings.secret_key,
+            clock,
+            idle=timedelta(days=settings.SESSION_IDLE_DAYS),
+            lifetime=timedelta(days=settings.SESSION_LIFETIME_DAYS),
+        )
         hub = Hub()
         platform = Platform(
             settings=settings,

@@ -1,12 +1,11 @@
 """Accounts: guests at once, claimed with a name and a password, logins and settings.
 
-Names are text and only text: NFC-normalised, 3–24 characters of letters, digits, ``_``, ``-``
-and inner spaces; they are compared case-folded so "Anna" and "anna" are one name.
+Names are text and only text, unique in their folded form and written in one script
+(``services/names.py``).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -17,10 +16,10 @@ from spielcenter.store.models import Account
 from spielcenter.store.repositories import AccountRepository, SessionRepository
 
 from .common import Clock, ServiceError, new_id
+from .names import legacy_key, name_key, normalise_name
 from .passwords import PasswordHashing
 from .sessions import Login, SessionService
 
-NAME_MIN, NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 DEFAULT_SETTINGS: dict[str, Any] = {
     "lang": "de",
@@ -28,26 +27,6 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "theme": "system",
     "sounds": True,
 }
-
-
-def normalise_name(raw: str) -> str:
-    """The account name ``raw`` in NFC, or :class:`ServiceError` ``bad_name`` saying why not."""
-    name = unicodedata.normalize("NFC", raw)
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ServiceError("bad_name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
-    if name != name.strip(" "):
-        raise ServiceError("bad_name", "a name may not begin or end with a space")
-    for char in name:
-        if not (char.isalpha() or unicodedata.category(char) == "Nd" or char in "_- "):
-            raise ServiceError(
-                "bad_name", f"a name may hold letters, digits, _, - and spaces, not {char!r}"
-            )
-    return name
-
-
-def name_key(name: str) -> str:
-    """The form under which names are unique: case-folded NFC."""
-    return unicodedata.normalize("NFC", name.casefold())
 
 
 async def _claimable(accounts: AccountRepository, login: Login, name: str) -> Account:
@@ -129,9 +108,10 @@ class AccountService:
         self, raw_name: str, password: str, replacing: Login | None
     ) -> tuple[str, Login]:
         """A new session for the named account; the session it replaces on this device ends."""
-        key = name_key(unicodedata.normalize("NFC", raw_name))
         async with self.sessionmaker() as db:
-            account = await AccountRepository(db).by_name_key(key)
+            account = await AccountRepository(db).by_name_keys(
+                legacy_key(raw_name), name_key(raw_name)
+            )
         stored = account.password_hash if account and account.password_hash else None
         # Verified even for an unknown name, so that both refusals take as long.
         matches = await self.passwords.verify(stored, password)

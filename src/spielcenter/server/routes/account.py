@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from spielcenter.services.accounts import name_key
+from spielcenter.services.names import name_key
 from spielcenter.services.sessions import Login
 
 from ..addresses import client_address
@@ -15,14 +15,16 @@ from ..errors import ApiError
 from ..schemas import Credentials, MePublic, SettingsUpdate
 
 router = APIRouter(prefix="/api", tags=["account"])
-COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest lifetime browsers accept
+COOKIE_MAX_AGE_DAYS = 400  # the longest lifetime browsers accept
 
 
 def _set_cookie(response: Response, platform: Platform, token: str) -> None:
+    # The browser may forget it when the server would end the session anyway.
+    days = min(COOKIE_MAX_AGE_DAYS, platform.settings.SESSION_LIFETIME_DAYS)
     response.set_cookie(
         SESSION_COOKIE,
         token,
-        max_age=COOKIE_MAX_AGE,
+        max_age=int(days * 24 * 3600),
         httponly=True,
         samesite="lax",
         secure=not platform.settings.is_development,
