@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -99,14 +100,24 @@ OLD_ACCOUNTS = [
 ]
 
 
-def _database_at_0004_with_old_accounts(settings: Settings) -> None:
+def _revision_before_the_rule() -> str:
+    """The revision migration ``…_doors.py`` follows (whatever its number becomes)."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    (doors,) = [r for r in scripts.walk_revisions() if str(r.path).endswith("_doors.py")]
+    assert isinstance(doors.down_revision, str)
+    return doors.down_revision
+
+
+def _database_before_the_rule_with_old_accounts(settings: Settings) -> None:
+    before = _revision_before_the_rule()
+
     async def build() -> None:
         engine = make_engine(settings.database_url)
         try:
             await migrate(engine)
             async with engine.begin() as connection:
                 await connection.run_sync(
-                    lambda sync: command.downgrade(alembic_config(sync), "0004")
+                    lambda sync: command.downgrade(alembic_config(sync), before)
                 )
         finally:
             await engine.dispose()
@@ -127,7 +138,7 @@ def _database_at_0004_with_old_accounts(settings: Settings) -> None:
 def test_names_from_before_the_rule_keep_logging_in_each_to_its_own_account(
     settings: Settings, make_client: Callable[..., TestClient], app: FastAPI
 ) -> None:
-    _database_at_0004_with_old_accounts(settings)
+    _database_before_the_rule_with_old_accounts(settings)
     devices = {name: make_client(app) for _, name, _ in OLD_ACCOUNTS}
     for (account_id, name, _), device in zip(OLD_ACCOUNTS, devices.values(), strict=True):
         assert login(device, name).status_code == 200, name

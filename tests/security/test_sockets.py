@@ -181,7 +181,7 @@ def _close_code(ws: WebSocketTestSession) -> int | None:
 
 
 def test_one_session_cannot_open_sockets_without_end(client: TestClient) -> None:
-    per_session = Settings().SOCKETS_PER_SESSION
+    per_session = Settings.model_fields["SOCKETS_PER_SESSION"].default
     with ExitStack() as stack:
         sockets = _open_sockets(stack, client, per_session)
         one_more = stack.enter_context(client.websocket_connect("/ws"))

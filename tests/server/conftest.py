@@ -64,8 +64,14 @@ def database_url(request: pytest.FixtureRequest) -> str | None:
 
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str | None) -> Settings:
+    # A test claims the names of all its players from one address within a second; the limit
+    # itself is tested with its default in tests/security/test_doors.py.
     return Settings(
-        ENV="development", DATA_DIR=tmp_path, DATABASE_URL=database_url, SECRET_KEY="test"
+        ENV="development",
+        DATA_DIR=tmp_path,
+        DATABASE_URL=database_url,
+        SECRET_KEY="test",
+        CLAIM_LIMIT="1000/minute",
     )
 
 
