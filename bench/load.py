@@ -396,6 +396,8 @@ def spielcenter(
         "SPIELCENTER_DATA_DIR": str(folder),
         # Every client comes from one address; the benchmark measures play, not the limiter.
         "SPIELCENTER_SOCKET_MESSAGE_LIMIT": "1000/second",
+        "SPIELCENTER_GUEST_LIMIT": "1000000/hour",
+        "SPIELCENTER_SOCKETS_PER_ADDRESS": "1000000",
     }
     if count > 1:
         env["SPIELCENTER_REDIS_URL"] = redis

@@ -136,6 +136,8 @@ def start_spielcenter(port: int, data_dir: str) -> subprocess.Popen[bytes]:
         "SPIELCENTER_SECRET_KEY": "benchmark-only",
         # Every player comes from 127.0.0.1; the benchmark measures play, not the limiter.
         "SPIELCENTER_SOCKET_MESSAGE_LIMIT": "100/second",
+        "SPIELCENTER_GUEST_LIMIT": "1000000/hour",
+        "SPIELCENTER_SOCKETS_PER_ADDRESS": "1000000",
     }
     return subprocess.Popen(
         [

@@ -49,10 +49,52 @@ class Settings(BaseSettings):
         description="Keys the daily quilt's deal and dice; required outside development",
     )
     SOCKET_MESSAGE_LIMIT: str = Field(
-        default="20/second", description="Messages one WebSocket may send (a `limits` rate)"
+        default="20/second",
+        description="Messages one account may send over all its WebSockets together (a `limits`"
+        " rate: so many at once, refilled evenly over the period); the name is from when it"
+        " counted per socket",
+    )
+    SOCKETS_PER_SESSION: int = Field(
+        default=8, ge=1, description="WebSockets one session (one device) may hold open at once"
+    )
+    SOCKETS_PER_ADDRESS: int = Field(
+        default=100,
+        ge=1,
+        description="WebSockets one client address (an IPv6 /64) may hold open at once: a"
+        " household or a school behind one NAT plays, one machine cannot open thousands",
     )
     LOGIN_LIMIT: str = Field(
         default="5/minute", description="Login attempts per name and per address"
+    )
+    GUEST_LIMIT: str = Field(
+        default="60/hour",
+        description="New guest accounts per client address (an IPv6 /64): a household, a"
+        " school class or a café behind one address gets its guests; a script gets no more",
+    )
+    CLAIM_LIMIT: str = Field(
+        default="5/minute",
+        description="Claims of a name per name and per address (each may hash a password)",
+    )
+    PASSWORD_HASH_WORKERS: int = Field(
+        default=2,
+        ge=1,
+        description="Threads hashing passwords (argon2, ~125 ms and 64 MiB each): at most this"
+        " many hashes at once, never on the threads the hints and computer players use",
+    )
+    TRUSTED_PROXIES: list[str] = Field(
+        default_factory=list,
+        description='Addresses of the balancers in front (JSON list, e.g. ["127.0.0.1"]):'
+        " their X-Forwarded-For and X-Forwarded-Proto are believed, so limits per address count"
+        " the players' addresses and the Origin check knows the page's scheme",
+    )
+    SESSION_IDLE_DAYS: float = Field(
+        default=30, gt=0, description="A session unused this long ends on the server"
+    )
+    SESSION_LIFETIME_DAYS: float = Field(
+        default=400,
+        gt=0,
+        description="A session ends on the server this long after the login, however much it"
+        " is used (400 days: the longest a browser keeps the cookie)",
     )
     ALLOWED_ORIGINS: list[str] = Field(
         default_factory=list,

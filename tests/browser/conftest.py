@@ -29,6 +29,13 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SERVER_START_TIMEOUT_S = 60
+ONE_ADDRESS_FOR_ALL = {
+    "SPIELCENTER_GUEST_LIMIT": "100000/hour",
+    "SPIELCENTER_CLAIM_LIMIT": "1000/minute",
+    "SPIELCENTER_SOCKETS_PER_ADDRESS": "100000",
+}
+"""Every test's browser context is a new guest from 127.0.0.1: the whole run is one address,
+more than any household (the limits themselves are tested in tests/security/)."""
 PHONE_LAYOUT_WIDTH = 700
 """Narrower than this the pages take their phone layout (the CSS's max-width: 699px)."""
 
@@ -73,7 +80,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS_FOR_ALL},
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -121,6 +128,7 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
     """
     contexts = []
     errors: list[str] = []
+    refused: list[str] = []
 
     def factory(viewport: ViewportSize = DESKTOP, locale: str = "en-GB") -> Page:
         phone = viewport["width"] < PHONE_LAYOUT_WIDTH
@@ -135,6 +143,7 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: _note_refusal(message.text, refused))
         page.goto("/")
         page.wait_for_selector(".game-panel")
         return page
@@ -143,6 +152,18 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
     for context in contexts:
         context.close()
     assert errors == [], f"JavaScript errors in the page: {errors}"
+    assert refused == [], f"the page broke its Content Security Policy: {refused}"
+
+
+def is_policy_refusal(text: str) -> bool:
+    """Whether a console message is the browser refusing something under the page's Content
+    Security Policy (Chromium: "Refused to execute inline script because it violates …")."""
+    return text.startswith("Refused to") or "Content Security Policy" in text
+
+
+def _note_refusal(text: str, refused: list[str]) -> None:
+    if is_policy_refusal(text):
+        refused.append(text)
 
 
 @pytest.fixture(scope="session")

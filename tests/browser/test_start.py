@@ -7,8 +7,9 @@ import uuid
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
+from .conftest import is_policy_refusal
 from .ui import PHONE, PageFactory, moves_made, play_first_by_click, set_auto_move, start_deal
 
 pytestmark = pytest.mark.browser
@@ -140,3 +141,35 @@ def test_a_wrong_password_is_refused_with_a_message(open_page: PageFactory) -> N
     login.locator('button[type="submit"]').click()
     expect(page.locator(".account .account-message")).not_to_be_empty()
     expect(page.locator(".account .who")).to_have_text("You are playing as a guest.")
+
+
+INLINE_SCRIPT = """() => {
+  const script = document.createElement("script");
+  script.textContent = "window.inlineRan = true";
+  document.head.append(script);
+  return window.inlineRan === true;
+}"""
+
+
+def test_the_client_runs_under_its_content_security_policy_which_refuses_inline_script(
+    browser: Browser, server_url: str
+) -> None:
+    # Every browser test fails on a refusal (the open_page fixture); this one also shows that
+    # the policy is there and that a refusal would be seen.
+    context = browser.new_context(base_url=server_url)
+    try:
+        page = context.new_page()
+        console: list[str] = []
+        page.on("console", lambda message: console.append(message.text))
+        response = page.goto("/")
+        page.wait_for_selector(".game-panel")
+        start_deal(page, "cruel", 1)
+        assert play_first_by_click(page)
+        assert response is not None
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        assert [text for text in console if is_policy_refusal(text)] == []
+        with page.expect_console_message(lambda m: is_policy_refusal(m.text)):
+            ran = page.evaluate(INLINE_SCRIPT)
+        assert ran is False
+    finally:
+        context.close()

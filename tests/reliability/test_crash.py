@@ -41,6 +41,8 @@ def server_env(settings: Settings) -> dict[str, str]:
         "SPIELCENTER_DATABASE_URL": settings.DATABASE_URL or "",
         # The players answer at once; a person's limit would refuse most of their moves.
         "SPIELCENTER_SOCKET_MESSAGE_LIMIT": "10000/second",
+        # Every player claims a name from 127.0.0.1 within a second.
+        "SPIELCENTER_CLAIM_LIMIT": "1000/minute",
     }
 
 

@@ -64,8 +64,14 @@ def database_url(request: pytest.FixtureRequest) -> str | None:
 
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str | None) -> Settings:
+    # A test claims the names of all its players from one address within a second; the limit
+    # itself is tested with its default in tests/security/test_doors.py.
     return Settings(
-        ENV="development", DATA_DIR=tmp_path, DATABASE_URL=database_url, SECRET_KEY="test"
+        ENV="development",
+        DATA_DIR=tmp_path,
+        DATABASE_URL=database_url,
+        SECRET_KEY="test",
+        CLAIM_LIMIT="1000/minute",
     )
 
 
@@ -102,7 +108,8 @@ def make_app(settings: Settings, clock: FakeClock) -> Callable[..., FastAPI]:
 
 @pytest.fixture
 def make_client(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., TestClient]]:
-    """Clients ("devices"); each new one may be given an app, else it gets one of its own.
+    """Clients ("devices"); each new one may be given an app, else it gets one of its own, and
+    an ``address`` to come from (they all come from ``testclient`` otherwise).
 
     The clients of one app share its event loop and its one start (lifespan), like the devices
     of one real server; asyncpg's pooled connections only work on the loop that opened them.
@@ -110,8 +117,8 @@ def make_client(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., Test
     opened: list[TestClient] = []
     running: dict[int, TestClient] = {}
 
-    def open_client(app: FastAPI | None = None) -> TestClient:
-        client = TestClient(app or make_app())
+    def open_client(app: FastAPI | None = None, address: str = "testclient") -> TestClient:
+        client = TestClient(app or make_app(), client=(address, 50000))
         first = running.get(id(client.app))
         if first is not None:
             client.portal = first.portal

@@ -17,6 +17,7 @@ from starlette.testclient import WebSocketTestSession
 from spielcenter.bots import get_bot
 from spielcenter.games.base import GameError
 from spielcenter.games.seeds import SecretSeed
+from spielcenter.server.deps import SESSION_COOKIE
 from spielcenter.server.tables import TableActor
 
 from .conftest import FakeClock, csrf
@@ -63,7 +64,8 @@ def claimed_accounts(device: TestClient, count: int) -> list[Cookies]:
             body = {"name": f"Zahler{next(_names)}", "password": "geheim-1234"}
             answer = device.post("/api/account/claim", json=body, headers=csrf(device))
             assert answer.status_code == 200, answer.text
-            people[index] = dict(device.cookies)  # the session the claim left her with
+            # A claim issues a new session (docs/security.md): she goes on with that one.
+            people[index] = {SESSION_COOKIE: answer.cookies[SESSION_COOKIE]}
     device.cookies = people[0]
     return people
 

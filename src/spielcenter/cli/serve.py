@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spielcenter.settings import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -28,7 +31,8 @@ def serve(args: argparse.Namespace) -> int:
 
     overrides = {} if args.data_dir is None else {"DATA_DIR": args.data_dir}
     try:
-        app = create_app(Settings(**overrides))
+        settings = Settings(**overrides)
+        app = create_app(settings)
     except ConfigurationError as exc:
         print(f"spielcenter serve: {exc}", file=sys.stderr)
         return 2
@@ -37,7 +41,17 @@ def serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="info",
-        proxy_headers=False,
         timeout_graceful_shutdown=5,
+        **proxy_options(settings),
     )
     return 0
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for the balancers in front (``SPIELCENTER_TRUSTED_PROXIES``).
+
+    Forwarded addresses are believed only from the balancers named: from anyone else an
+    ``X-Forwarded-For`` would be a new budget at every door with every request.
+    """
+    trusted = settings.TRUSTED_PROXIES
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": ",".join(trusted) or None}

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from spielcenter.games.base import JSON, get_game
 from spielcenter.services.accounts import AccountService
@@ -34,6 +36,7 @@ from .nul import RefuseNul
 from .ratelimits import RateLimits
 from .routes import account, games, ledger, lobby, pages, progress, stats, tables
 from .routes.pages import STATIC
+from .security_headers import SecurityHeaders
 from .tables import TableRegistry, speedquilt_engine
 from .websocket import Hub
 from .websocket import router as websocket_router
@@ -92,6 +95,14 @@ def _memory_watch(settings: Settings) -> MemoryWatch | None:
     return watch
 
 
+class SpielcenterApp(FastAPI):
+    """The FastAPI app with the security headers outermost, outside Starlette's own handler of
+    unexpected errors, so that a 500 carries them too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(
     settings: Settings | None = None,
     resolve: GameResolver = get_game,
@@ -114,18 +125,30 @@ def create_app(
         engine = make_engine(settings.database_url)
         await migrate(engine)
         sessionmaker = make_sessionmaker(engine)
-        sessions = SessionService(sessionmaker, settings.secret_key, clock)
+        sessions = SessionService(
+            sessionmaker,
+            settings.secret_key,
+            clock,
+            idle=timedelta(days=settings.SESSION_IDLE_DAYS),
+            lifetime=timedelta(days=settings.SESSION_LIFETIME_DAYS),
+        )
         hub = Hub()
         platform = Platform(
             settings=settings,
             sessions=sessions,
-            accounts=AccountService(sessionmaker, sessions, clock, password_hasher),
+            accounts=AccountService(
+                sessionmaker, sessions, clock, password_hasher, settings.PASSWORD_HASH_WORKERS
+            ),
             games=GameService(
                 sessionmaker, progress_resolver(resolve, settings.daily_secret), clock
             ),
             stats=StatsService(sessionmaker),
             limits=RateLimits(
-                settings.LOGIN_LIMIT, settings.SOCKET_MESSAGE_LIMIT, settings.REDIS_URL
+                settings.LOGIN_LIMIT,
+                settings.SOCKET_MESSAGE_LIMIT,
+                settings.REDIS_URL,
+                claim=settings.CLAIM_LIMIT,
+                guests=settings.GUEST_LIMIT,
             ),
             hub=hub,
         )
@@ -146,12 +169,13 @@ def create_app(
             await app.state.tables.close()
             await hub.close_all()
             await platform.games.close()
+            platform.accounts.close()
             await engine.dispose()
             if watch is not None:
                 watch.uninstall()
             log.info("stopped")
 
-    app = FastAPI(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = SpielcenterApp(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)
     install_error_handlers(app)
     for module in (pages, account, games, stats, tables, progress, lobby, ledger):
         app.include_router(module.router)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol
@@ -22,18 +23,26 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from spielcenter.services.common import ServiceError
 from spielcenter.services.sessions import Login
+from spielcenter.settings import Settings
 
+from .addresses import client_address
 from .deps import SESSION_COOKIE, Platform
 from .logging import log
 from .nul import REFUSAL as NUL_REFUSAL
 from .nul import json_text_holds_nul, message_ref
 
 MAX_MESSAGE_BYTES = 8 * 1024
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects a message may have. The protocol's messages are two
+levels deep; Python's parser gives up (``RecursionError``) near a thousand, which 8 KiB reach."""
 SEND_TIMEOUT_S = 5.0
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
+"""Closing code when the page's ``Origin`` is neither this server's nor an allowed one."""
 CLOSE_NO_SESSION = 4401
 """Closing code when the socket has no live session (never had one, or it was ended)."""
+CLOSE_TOO_MANY_SOCKETS = 4429
+"""Closing code when the session or the address already has as many sockets as it may."""
 
 router = APIRouter()
 
@@ -108,6 +117,35 @@ class BadMessage(Exception):
     """A message that is not one of the protocol's."""
 
 
+def too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects deeper than ``limit``.
+
+    Checked before any parsing, on every message: counting the brackets (two scans in C) settles
+    it for every message with at most ``limit`` of them; only others get a pass in Python that
+    skips strings (at most 8 KiB, so well under a millisecond).
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
 def read_message(raw: str) -> tuple[ClientMessage, Any]:
     """Parse one client message; raise :class:`BadMessage` saying what is wrong.
 
@@ -154,10 +192,11 @@ class Watcher(Protocol):
 
 @dataclass(eq=False)
 class Connection:
-    """One open socket of one session."""
+    """One open socket of one session, from one client address (``server/addresses.py``)."""
 
     socket: WebSocket
     login: Login
+    address: str = ""
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     games: set[str] = field(default_factory=set)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -194,15 +233,29 @@ class Hub:
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
         self.watchers: dict[str, set[Watcher]] = {}
+        # Open sockets per session and per address, for the limits of the handshake.
+        self.per_session: Counter[int] = Counter()
+        self.per_address: Counter[str] = Counter()
+
+    def has_room(self, login: Login, address: str, settings: Settings) -> bool:
+        """Whether the session and the address may open one more socket in this process."""
+        return (
+            self.per_session[login.session_id] < settings.SOCKETS_PER_SESSION
+            and self.per_address[address] < settings.SOCKETS_PER_ADDRESS
+        )
 
     def add(self, connection: Connection) -> None:
         """A socket opened."""
         self.connections.add(connection)
+        self.per_session[connection.login.session_id] += 1
+        self.per_address[connection.address] += 1
 
     def remove(self, connection: Watcher) -> None:
         """A socket closed: it watches nothing any more."""
-        if isinstance(connection, Connection):
+        if isinstance(connection, Connection) and connection in self.connections:
             self.connections.discard(connection)
+            _count_down(self.per_session, connection.login.session_id)
+            _count_down(self.per_address, connection.address)
         for game_id in connection.games:
             watchers = self.watchers.get(game_id)
             if watchers is not None:
@@ -256,15 +309,60 @@ class Hub:
             await connection.close(code)
 
 
+def _count_down(counter: Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]  # no key stays behind for a session or address without sockets
+
+
 # -- the endpoint ---------------------------------------------------------------------------
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+WEB_SCHEMES = {"ws": "http", "wss": "https"}
+"""The page's scheme that belongs to a socket's: a page on ``https`` opens ``wss``."""
+
+OriginKey = tuple[str, str, int]
+
+
+def origin_key(url: str) -> OriginKey | None:
+    """``(scheme, host, port)`` of an origin, the default port filled in; ``None`` for anything
+    that is not an ``http``/``https`` origin (``null``, garbage)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port or DEFAULT_PORTS[parts.scheme]
+
+
 def origin_allowed(socket: WebSocket, allowed: list[str]) -> bool:
-    """Browsers always send ``Origin``: it must be this server's own, or one configured."""
+    """Browsers always send ``Origin``: it must be this server's own or a configured one, the
+    same scheme, host and port (a plain-``http`` page on the same host is another origin: a
+    network attacker can write into it)."""
     origin = socket.headers.get("origin")
     if origin is None:
         return True  # not a browser: a cross-site page cannot open a socket without Origin
-    return urlsplit(origin).netloc == socket.headers.get("host") or origin in allowed
+    key = origin_key(origin)
+    if key is None:
+        return False
+    scheme = WEB_SCHEMES.get(socket.url.scheme, "http")
+    own = origin_key(f"{scheme}://{socket.headers.get('host', '')}")
+    return key == own or key in {origin_key(url) for url in allowed}
+
+
+async def refuse(socket: WebSocket, code: int, reason: str) -> None:
+    """Refuse a handshake with a close code the browser can read.
+
+    Closing before accepting makes the server answer HTTP 403, which a browser reports as a
+    failed connection with code 1006: the page could not tell "log in again" from "another
+    site". So the socket is accepted and at once closed with the code of the reason.
+    """
+    log.info("ws_refused", reason=reason, code=code, origin=socket.headers.get("origin"))
+    await socket.accept()
+    await socket.close(code)
 
 
 @router.websocket("/ws")
@@ -272,17 +370,22 @@ async def websocket_endpoint(socket: WebSocket) -> None:
     """One player's socket: read messages until it closes."""
     platform: Platform = socket.app.state.platform
     if not origin_allowed(socket, platform.settings.ALLOWED_ORIGINS):
-        log.info("ws_refused", reason="origin", origin=socket.headers.get("origin"))
-        await socket.close(CLOSE_POLICY)
+        await refuse(socket, CLOSE_POLICY, "origin")
         return
     login = await platform.sessions.resolve(socket.cookies.get(SESSION_COOKIE))
     if login is None:
-        await socket.close(CLOSE_NO_SESSION)
+        await refuse(socket, CLOSE_NO_SESSION, "no_session")
         return
-    await socket.accept()
-    connection = Connection(socket, login)
+    address = client_address(socket)
+    if not platform.hub.has_room(login, address, platform.settings):
+        await refuse(socket, CLOSE_TOO_MANY_SOCKETS, "too_many_sockets")
+        return
+    # Counted before the accept (which waits): two handshakes at once cannot both take the last
+    # place.
+    connection = Connection(socket, login, address)
     platform.hub.add(connection)
     try:
+        await socket.accept()
         await _serve(platform, connection)
     finally:
         platform.hub.remove(connection)
@@ -304,11 +407,14 @@ async def _serve(platform: Platform, connection: Connection) -> None:
 async def _answer(platform: Platform, connection: Connection, frame: Mapping[str, Any]) -> None:
     ref: Any = None
     try:
-        if not platform.limits.allow_message(connection.id):
+        if not platform.limits.allow_message(connection.login.account_id):
             raise ServiceError("rate_limited", "too many messages: slow down")
         text = frame.get("text")
         if text is None:
             raise BadMessage("send text frames holding JSON")
+        if too_deep(text):
+            # Before anything parses it: a parser would fail with RecursionError.
+            raise BadMessage(f"JSON nested too deep (more than {MAX_JSON_DEPTH} levels)")
         if json_text_holds_nul(text):
             ref = message_ref(text)
             raise BadMessage(NUL_REFUSAL)

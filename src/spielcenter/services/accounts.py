@@ -1,18 +1,14 @@
 """Accounts: guests at once, claimed with a name and a password, logins and settings.
 
-Names are text and only text: NFC-normalised, 3–24 characters of letters, digits, ``_``, ``-``
-and inner spaces; they are compared case-folded so "Anna" and "anna" are one name.
+Names are text and only text, unique in their folded form and written in one script
+(``services/names.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import unicodedata
 from typing import Any
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -20,9 +16,10 @@ from spielcenter.store.models import Account
 from spielcenter.store.repositories import AccountRepository, SessionRepository
 
 from .common import Clock, ServiceError, new_id
+from .names import legacy_key, name_key, normalise_name
+from .passwords import PasswordHashing
 from .sessions import Login, SessionService
 
-NAME_MIN, NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 DEFAULT_SETTINGS: dict[str, Any] = {
     "lang": "de",
@@ -32,24 +29,16 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 
 
-def normalise_name(raw: str) -> str:
-    """The account name ``raw`` in NFC, or :class:`ServiceError` ``bad_name`` saying why not."""
-    name = unicodedata.normalize("NFC", raw)
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ServiceError("bad_name", f"a name has {NAME_MIN} to {NAME_MAX} characters")
-    if name != name.strip(" "):
-        raise ServiceError("bad_name", "a name may not begin or end with a space")
-    for char in name:
-        if not (char.isalpha() or unicodedata.category(char) == "Nd" or char in "_- "):
-            raise ServiceError(
-                "bad_name", f"a name may hold letters, digits, _, - and spaces, not {char!r}"
-            )
-    return name
-
-
-def name_key(name: str) -> str:
-    """The form under which names are unique: case-folded NFC."""
-    return unicodedata.normalize("NFC", name.casefold())
+async def _claimable(accounts: AccountRepository, login: Login, name: str) -> Account:
+    """The guest account of ``login``, if it may take ``name``; else why not."""
+    account = await accounts.get(login.account_id)
+    if account is None:
+        raise ServiceError("not_found", "this account no longer exists")
+    if account.name is not None:
+        raise ServiceError("already_claimed", "this account already has a name")
+    if await accounts.by_name_key(name_key(name)) is not None:
+        raise ServiceError("name_taken", f"the name {name!r} is taken")
+    return account
 
 
 def check_password(password: str) -> None:
@@ -69,16 +58,16 @@ class AccountService:
         sessions: SessionService,
         clock: Clock,
         hasher: PasswordHasher | None = None,
+        hash_workers: int = 2,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.sessions = sessions
         self.clock = clock
-        self.hasher = hasher or PasswordHasher()
+        self.passwords = PasswordHashing(hasher or PasswordHasher(), hash_workers)
 
-    @functools.cached_property
-    def _dummy_hash(self) -> str:
-        # Verifying against this hash when a name is unknown keeps both answers equally slow.
-        return self.hasher.hash("not-a-real-password")
+    def close(self) -> None:
+        """Stop the password hashing threads."""
+        self.passwords.close()
 
     async def new_guest(self, lang: str = "de") -> tuple[str, Login]:
         """A new guest account with its first session: the cookie token and the login."""
@@ -92,24 +81,26 @@ class AccountService:
             await db.flush()
             return await self.sessions.create(db, account.id)
 
-    async def claim(self, login: Login, raw_name: str, password: str) -> Account:
-        """Turn the guest behind ``login`` into a named account."""
+    async def claim(self, login: Login, raw_name: str, password: str) -> tuple[str, Login]:
+        """Turn the guest behind ``login`` into a named account, on a new session.
+
+        Everything that can refuse the claim cheaply is checked before the password is hashed
+        (and checked again with the hash in hand: another claim may have come in between). The
+        guest's session ends, like the one a login replaces: whoever knew the guest's token or
+        CSRF token does not get the named account with it.
+        """
         name = normalise_name(raw_name)
         check_password(password)
-        password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        async with self.sessionmaker() as db:
+            await _claimable(AccountRepository(db), login, name)
+        password_hash = await self.passwords.hash(password)
         try:
             async with self.sessionmaker.begin() as db:
-                accounts = AccountRepository(db)
-                account = await accounts.get(login.account_id)
-                if account is None:
-                    raise ServiceError("not_found", "this account no longer exists")
-                if account.name is not None:
-                    raise ServiceError("already_claimed", "this account already has a name")
-                if await accounts.by_name_key(name_key(name)) is not None:
-                    raise ServiceError("name_taken", f"the name {name!r} is taken")
+                account = await _claimable(AccountRepository(db), login, name)
                 account.name, account.name_key = name, name_key(name)
                 account.password_hash = password_hash
-                return account
+                await SessionRepository(db).remove(login.session_id)
+                return await self.sessions.create(db, account.id)
         except IntegrityError as exc:  # a claim of the same name at the same moment
             raise ServiceError("name_taken", f"the name {name!r} is taken") from exc
 
@@ -117,24 +108,19 @@ class AccountService:
         self, raw_name: str, password: str, replacing: Login | None
     ) -> tuple[str, Login]:
         """A new session for the named account; the session it replaces on this device ends."""
-        key = name_key(unicodedata.normalize("NFC", raw_name))
         async with self.sessionmaker() as db:
-            account = await AccountRepository(db).by_name_key(key)
+            account = await AccountRepository(db).by_name_keys(
+                legacy_key(raw_name), name_key(raw_name)
+            )
         stored = account.password_hash if account and account.password_hash else None
-        if not await asyncio.to_thread(self._verify, stored or self._dummy_hash, password):
-            raise ServiceError("bad_login", "wrong name or password")
-        if account is None or stored is None:
+        # Verified even for an unknown name, so that both refusals take as long.
+        matches = await self.passwords.verify(stored, password)
+        if account is None or not matches:
             raise ServiceError("bad_login", "wrong name or password")
         async with self.sessionmaker.begin() as db:
             if replacing is not None:
                 await SessionRepository(db).remove(replacing.session_id)
             return await self.sessions.create(db, account.id)
-
-    def _verify(self, password_hash: str, password: str) -> bool:
-        try:
-            return self.hasher.verify(password_hash, password)
-        except (VerificationError, InvalidHashError):
-            return False
 
     async def update_settings(self, login: Login, changes: dict[str, Any]) -> dict[str, Any]:
         """Merge already validated ``changes`` into the account's settings; the new settings."""

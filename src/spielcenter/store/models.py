@@ -48,7 +48,8 @@ class Account(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str | None] = mapped_column(String(24))
-    # The case-folded name, so "Anna" and "anna" cannot both exist.
+    # The NFKC case-folded name, so "Anna", "ANNA" and a fullwidth "Ａnna" cannot all exist
+    # (services/names.py; "~" and the old key for a look-alike from before migration 0005).
     name_key: Mapped[str | None] = mapped_column(String(96), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -67,6 +68,8 @@ class Session(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     csrf: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When it was last used, to the hour (it is written at most once an hour): idle expiry.
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class GameRecord(Base):

@@ -7,6 +7,7 @@ decides when to commit, so one service call is one transaction.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
@@ -30,6 +31,12 @@ class AccountRepository:
         result = await self.db.execute(select(Account).where(Account.name_key == name_key))
         return result.scalar_one_or_none()
 
+    async def by_name_keys(self, *keys: str) -> Account | None:
+        """The account under the first of ``keys`` that one has, if any (one query)."""
+        result = await self.db.execute(select(Account).where(Account.name_key.in_(keys)))
+        found = {account.name_key: account for account in result.scalars()}
+        return next((found[key] for key in keys if key in found), None)
+
     def add(self, account: Account) -> None:
         """Add a new account to the session."""
         self.db.add(account)
@@ -49,6 +56,12 @@ class SessionRepository:
     def add(self, session: Session) -> None:
         """Add a new session."""
         self.db.add(session)
+
+    async def touch(self, session_id: int, at: datetime) -> None:
+        """Note that the session was used ``at``."""
+        await self.db.execute(
+            update(Session).where(Session.id == session_id).values(last_seen_at=at)
+        )
 
     async def remove(self, session_id: int) -> None:
         """End one session."""

@@ -6,22 +6,25 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from spielcenter.services.accounts import name_key
+from spielcenter.services.names import name_key
 from spielcenter.services.sessions import Login
 
+from ..addresses import client_address
 from ..deps import SESSION_COOKIE, CheckedLoginDep, Platform, PlatformDep
 from ..errors import ApiError
 from ..schemas import Credentials, MePublic, SettingsUpdate
 
 router = APIRouter(prefix="/api", tags=["account"])
-COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest lifetime browsers accept
+COOKIE_MAX_AGE_DAYS = 400  # the longest lifetime browsers accept
 
 
 def _set_cookie(response: Response, platform: Platform, token: str) -> None:
+    # The browser may forget it when the server would end the session anyway.
+    days = min(COOKIE_MAX_AGE_DAYS, platform.settings.SESSION_LIFETIME_DAYS)
     response.set_cookie(
         SESSION_COOKIE,
         token,
-        max_age=COOKIE_MAX_AGE,
+        max_age=int(days * 24 * 3600),
         httponly=True,
         samesite="lax",
         secure=not platform.settings.is_development,
@@ -54,16 +57,28 @@ async def me(request: Request, response: Response, platform: PlatformDep) -> MeP
     """The account of this session; a new guest account and session if there is none."""
     login = await platform.sessions.resolve(request.cookies.get(SESSION_COOKIE))
     if login is None:
+        if not await platform.limits.allow_guest(client_address(request)):
+            raise ApiError(429, "rate_limited", "too many new guests from this address: wait")
         token, login = await platform.accounts.new_guest(_preferred_lang(request))
         _set_cookie(response, platform, token)
     return await _me(platform, login)
 
 
 @router.post("/account/claim")
-async def claim(body: Credentials, platform: PlatformDep, login: CheckedLoginDep) -> MePublic:
-    """Give this guest account a name and a password."""
-    await platform.accounts.claim(login, body.name, body.password)
-    return await _me(platform, login)
+async def claim(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    platform: PlatformDep,
+    login: CheckedLoginDep,
+) -> MePublic:
+    """Give this guest account a name and a password (a new session; rate-limited)."""
+    if not await platform.limits.allow_claim(name_key(body.name), client_address(request)):
+        raise ApiError(429, "rate_limited", "too many claims: wait a minute")
+    token, new_login = await platform.accounts.claim(login, body.name, body.password)
+    await platform.hub.close_session(login.session_id)
+    _set_cookie(response, platform, token)
+    return await _me(platform, new_login)
 
 
 @router.post("/account/login")
@@ -75,8 +90,7 @@ async def login_(
     login: CheckedLoginDep,
 ) -> MePublic:
     """Log this device into a named account (a new session; rate-limited)."""
-    address = request.client.host if request.client else "unknown"
-    if not await platform.limits.allow_login(name_key(body.name), address):
+    if not await platform.limits.allow_login(name_key(body.name), client_address(request)):
         raise ApiError(429, "rate_limited", "too many login attempts: wait a minute")
     token, new_login = await platform.accounts.login(body.name, body.password, replacing=login)
     await platform.hub.close_session(login.session_id)

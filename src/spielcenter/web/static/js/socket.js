@@ -33,7 +33,6 @@ class FollowingSocket {
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.attempt = 0;
       this.subscribe();
       this.onConnection(true);
       this.pingTimer = setInterval(() => this.raw({ type: "ping" }), 25000);
@@ -54,6 +53,9 @@ class FollowingSocket {
   }
 
   receive(data) {
+    // Only an answer shows the server took the socket: a refused one is opened and closed at
+    // once with its code (4401, 1008, 4429), and its retries must keep backing off.
+    this.attempt = 0;
     let message;
     try {
       message = JSON.parse(data);
