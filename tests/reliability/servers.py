@@ -138,7 +138,7 @@ class Player:
         with self.http(server) as client:
             answer = client.post("/api/account/claim", json=body, headers=headers)
             assert answer.status_code == 200, answer.text
-            self.token = client.cookies.get(SESSION) or self.token
+            self.token = answer.cookies.get(SESSION) or self.token  # the new session
             self.csrf = answer.json()["csrf"]
 
     def post(self, server: Server, path: str, body: dict[str, Any]) -> httpx.Response:

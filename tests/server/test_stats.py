@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from spielcenter.games.base import Status
@@ -12,6 +15,15 @@ from .conftest import FakeClock, new_game
 from .ladder import line_to
 
 DEAL = 3
+
+
+@pytest.fixture
+def client(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]
+) -> TestClient:
+    """One account plays game after game within a second here: its message budget (20 a
+    second over all its sockets, docs/security.md) is not what these tests are about."""
+    return make_client(make_app(SOCKET_MESSAGE_LIMIT="1000/second"))
 
 
 def finish(client: TestClient, clock: FakeClock, status: Status, seconds_per_move: float) -> str:
