@@ -18,9 +18,7 @@ DEAL = 3
 
 
 @pytest.fixture
-def client(
-    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]
-) -> TestClient:
+def client(make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]) -> TestClient:
     """One account plays game after game within a second here: its message budget (20 a
     second over all its sockets, docs/security.md) is not what these tests are about."""
     return make_client(make_app(SOCKET_MESSAGE_LIMIT="1000/second"))
