@@ -146,7 +146,11 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
 
 
 @pytest.fixture(scope="session")
-def screenshots() -> Path:
-    """The folder the screenshots of docs/ are written to."""
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tests put their screenshots: docs/screenshots when asked for
+    (``make screenshots`` sets SPIELCENTER_SCREENSHOTS=1), else a temporary folder, so that
+    ``make test`` leaves the work tree as it found it."""
+    if os.environ.get("SPIELCENTER_SCREENSHOTS") != "1":
+        return tmp_path_factory.mktemp("screenshots")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS

@@ -366,3 +366,10 @@ def test_a_speedquilt_stage_replays_as_text(open_page: PageFactory) -> None:
     text = page.locator(".speedquilt-replay")
     expect(text).to_contain_text(f"Round 1 of {stage['rounds']}")
     expect(text).to_contain_text(f"Target: {stage['target']} points")
+    # Issue 38, finding 1: on a page that never opened a table, the replay drew empty frames
+    # with ids only. Every block it draws has its definition: a pattern block or a kit.
+    blocks = page.locator(".progress-screen svg.sq-block")
+    expect(blocks.first).to_be_visible()
+    assert blocks.count() >= 3  # at least her start row
+    blank = page.locator(".progress-screen svg.sq-block:not(.pattern):not(.kit)")
+    assert blank.count() == 0, "blocks drawn without their definition"

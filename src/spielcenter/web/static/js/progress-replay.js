@@ -9,6 +9,7 @@ import * as cruel from "./cruel.js";
 import * as crazyQuilt from "./crazy-quilt.js";
 import { el, gameTitle } from "./progress-dom.js";
 import { replayNames, speedquiltBoard } from "./progress-speedquilt.js";
+import { loadCatalogue } from "./speedquilt-blocks.js";
 import { historyText } from "./speedquilt-history.js";
 
 const BOARDS = { cruel, "crazy-quilt": crazyQuilt };
@@ -34,7 +35,9 @@ export class ReplayViewer {
     document.addEventListener("keydown", this.onKey);
     const path = this.table ? "my-tables" : "my-games";
     getJson(`/api/${path}/${encodeURIComponent(this.gameId)}/replay`)
-      .then((data) => {
+      .then(async (data) => {
+        // A Speedquilt replay draws blocks: without their definitions they are empty frames.
+        if (data.table || data.game?.game === "speedquilt") await loadCatalogue();
         this.game = data.game ?? { ...data.table, kind: "table" };
         this.seats = data.table?.seats;
         this.result = data.table?.result;

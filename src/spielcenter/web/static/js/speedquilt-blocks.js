@@ -2,6 +2,7 @@
 // line) and a quilt of them on its grid. Every colour also carries a symbol, so no player has to
 // tell red from green by colour alone.
 
+import { getJson } from "./api.js";
 import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,10 +16,20 @@ export const SYMBOLS = { red: "▲", blue: "●", green: "■", yellow: "★", p
 const RULE_BADGE = { "<": "<", "=": "=", ">=40": "≥40" };
 
 let catalogue = {};
+let catalogueLoaded = null;
 
 /** Keep the block definitions the server sent: {id: {deck, colour, patches, rule, ...}}. */
 export function setCatalogue(blocks) {
   catalogue = blocks || {};
+}
+
+/**
+ * Fetch the block definitions once per page. Every screen that draws blocks awaits this first:
+ * a block drawn without its definition is an empty frame with its id.
+ */
+export function loadCatalogue() {
+  catalogueLoaded ??= getJson("/static/speedquilt-catalogue.json").then(setCatalogue);
+  return catalogueLoaded;
 }
 
 /** The definition of a block id, or null if the catalogue does not know it. */

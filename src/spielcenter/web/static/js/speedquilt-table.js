@@ -3,7 +3,6 @@
 // decides every move: the screen sends the engine's text notation and offers only what the
 // server's `legal` list holds; its own pre-checks only decide what lights up.
 
-import { getJson } from "./api.js";
 import { t, has } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import {
@@ -11,7 +10,7 @@ import {
   blockSvg,
   placementCells,
   quiltGrid,
-  setCatalogue,
+  loadCatalogue,
 } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
 import { endTable, keptEndTable } from "./speedquilt-end.js";
@@ -47,13 +46,6 @@ const PHONE_WIDTH = 700;
 const HOLD_MS = 1500;
 /** How far above a docked window a lit patch is scrolled: clear of the window's border. */
 const DOCK_GAP_PX = 12;
-
-let catalogueLoaded = null;
-
-function loadCatalogue() {
-  catalogueLoaded ??= getJson("/static/speedquilt-catalogue.json").then(setCatalogue);
-  return catalogueLoaded;
-}
 
 export class TableScreen {
   /**
