@@ -143,3 +143,39 @@ def board_cards(page: Page, selector: str = ".board .pile") -> list[list[str]]:
         ".map(c => c.dataset.card))",
     )
     return cards
+
+
+CONTRAST_JS = """(node) => {
+  // WCAG 2 contrast of the element's text colour against the first opaque background behind it.
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  let back = null;
+  for (let el = node; el; el = el.parentElement) {
+    const colour = rgb(getComputedStyle(el).backgroundColor);
+    if (colour.length === 3 || (colour.length === 4 && colour[3] > 0.9)) { back = colour; break; }
+  }
+  back = back || [255, 255, 255];
+  const [a, b] = [luminance(rgb(getComputedStyle(node).color)), luminance(back)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+READABLE_CONTRAST = 4.5
+"""WCAG 2 level AA for normal text."""
+
+
+def assert_readable(page: Page, locator: Locator) -> None:
+    """The text of ``locator`` can be read: contrast of at least 4.5 : 1 against what is behind
+    it, and wholly inside the window without scrolling (a newcomer does not look below the fold)."""
+    expect(locator).to_be_visible()
+    contrast = locator.evaluate(CONTRAST_JS)
+    assert contrast >= READABLE_CONTRAST, f"contrast {contrast:.2f} : 1 of {locator.inner_text()!r}"
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
+        f"{locator.inner_text()!r} lies at {box['y']:.0f}–{box['y'] + box['height']:.0f} px,"
+        f" outside a window {size['height']} px high"
+    )
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]

@@ -105,7 +105,9 @@ export class GameScreen {
     this.overlay = document.createElement("div");
     this.overlay.className = "overlay";
     this.overlay.hidden = true;
-    this.root.append(bar, this.controls, this.boardSlot, this.status, this.overlay);
+    // The status line (hints, refusals) sits right under the buttons that ask for it, above the
+    // board: below a tall board it was out of sight on a laptop and on a phone.
+    this.root.append(bar, this.controls, this.status, this.boardSlot, this.overlay);
     this.input = new BoardInput(this, this.boardSlot);
     if (this.view) this.render();
   }
@@ -147,6 +149,9 @@ export class GameScreen {
       this.view = message.view;
       this.root.dataset.seq = String(message.seq);
       this.receivedAt = performance.now();
+      // A hint speaks of the position it was asked in: any new position (a move, an undo, a
+      // redeal, another device) makes it stale.
+      if (this.hint !== null || this.hintSaid) this.say("");
       this.hint = null;
       this.selected = null;
       this.pending = false;
@@ -170,6 +175,7 @@ export class GameScreen {
   }
 
   say(text, isError = false) {
+    this.hintSaid = false;
     this.status.textContent = text;
     this.status.classList.toggle("error", isError);
   }
@@ -344,6 +350,7 @@ export class GameScreen {
     const said = move ? t("hint.show", { move: this.describe(move) }) : t("hint.none");
     const known = verdictKey && has(verdictKey) ? t(verdictKey, { undo_to: undoTo ?? "" }) : "";
     this.say(known ? `${said} ${known}` : said);
+    this.hintSaid = true;
   }
 
   /** A move in words for people: "7♠ → 8♠", "K♥ → foundation", "redeal". */
