@@ -149,7 +149,10 @@ CONTRAST_JS = """(node) => {
   // WCAG 2 contrast of the element's text colour against the first opaque background behind it.
   const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
   const luminance = ([r, g, b]) => {
-    const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    const lin = (c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
   };
   let back = null;
