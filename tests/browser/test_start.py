@@ -7,9 +7,18 @@ import uuid
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
 
-from .ui import PHONE, PageFactory, moves_made, play_first_by_click, set_auto_move, start_deal
+from .ui import (
+    DESKTOP,
+    PHONE,
+    PageFactory,
+    assert_fits_the_width,
+    moves_made,
+    play_first_by_click,
+    set_auto_move,
+    start_deal,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,8 +39,34 @@ def test_the_start_page_offers_both_games(open_page: PageFactory, screenshots: P
 
 def test_the_start_page_fits_a_phone(open_page: PageFactory, screenshots: Path) -> None:
     page = open_page(viewport=PHONE)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert_fits_the_width(page)
     page.screenshot(path=screenshots / "start-phone.png", full_page=True)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_statistics_of_a_played_game_fit_their_card(
+    open_page: PageFactory, screenshots: Path, viewport: ViewportSize
+) -> None:
+    """Issue 38, finding 5: after the first game the statistics table (eight columns) widened
+    the cards on a phone past the window, and the page hid what stuck out; on a laptop three of
+    its columns hid behind a scroll bar. Every number is on screen, named, with no scrolling."""
+    page = open_page(viewport=viewport)
+    start_deal(page, "cruel", 1)
+    set_auto_move(page, False)
+    play_first_by_click(page)
+    page.goto("/")
+    row = page.locator('.game-panel[data-game="cruel"] table.stats tr[data-variant="classic"]')
+    expect(row.locator("td").nth(1)).to_have_text("1")
+    assert_fits_the_width(page)
+    for cell in row.locator("td").all():
+        box, card = (
+            cell.bounding_box(),
+            page.locator('.game-panel[data-game="cruel"]').bounding_box(),
+        )
+        assert box is not None and card is not None
+        assert card["x"] <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"]
+    name = "phone" if viewport == PHONE else "desktop"
+    page.screenshot(path=screenshots / f"start-statistics-{name}.png", full_page=True)
 
 
 def test_a_german_browser_gets_german_and_the_switch_changes_to_english(

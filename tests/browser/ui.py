@@ -182,3 +182,37 @@ def assert_readable(page: Page, locator: Locator) -> None:
         f" outside a window {size['height']} px high"
     )
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
+OVERFLOW_JS = """() => {
+  // Visible elements that reach past the sides of the window, or whose content is cut off by a
+  // box narrower than it (a page that hides its overflow shows no scroll bar to give it away).
+  // What lies inside a box that scrolls sideways on purpose is that box's business.
+  const width = document.documentElement.clientWidth;
+  const style = (el) => getComputedStyle(el);
+  const scrolls = (el) => ["auto", "scroll"].includes(style(el).overflowX);
+  const inScroller = (el) => {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (scrolls(up)) return true;
+    }
+    return false;
+  };
+  const name = (el) => `${el.tagName.toLowerCase()}.${el.className}`;
+  const out = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || style(el).visibility === "hidden" || inScroller(el)) continue;
+    if (box.right > width + 1 || box.left < -1) {
+      out.push(`${name(el)} ${Math.round(box.left)}..${Math.round(box.right)}`);
+    } else if (style(el).overflowX === "hidden" && el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${name(el)} cut: ${el.scrollWidth} in ${el.clientWidth}`);
+    }
+  }
+  return out;
+}"""
+
+
+def assert_fits_the_width(page: Page) -> None:
+    """Nothing on the page reaches past the window's width or is cut off sideways."""
+    wide = page.evaluate(OVERFLOW_JS)
+    assert wide == [], f"wider than the window ({page.viewport_size}): {wide[:8]}"

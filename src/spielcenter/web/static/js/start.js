@@ -68,21 +68,22 @@ function percent(rate, played, won) {
   return played ? `${Math.round((100 * won) / played)} %` : "–";
 }
 
+const STAT_COLUMNS = [
+  "variant",
+  "played",
+  "won",
+  "rate",
+  "streak",
+  "best_streak",
+  "best_time",
+  "fewest_moves",
+];
+
 function statsTable(game, data) {
   const table = el("table", "stats");
   const head = el("tr");
-  for (const key of [
-    "variant",
-    "played",
-    "won",
-    "rate",
-    "streak",
-    "best_streak",
-    "best_time",
-    "fewest_moves",
-  ]) {
-    head.append(el("th", "", t(`stats.${key}`)));
-  }
+  const labels = STAT_COLUMNS.map((key) => t(`stats.${key}`));
+  for (const label of labels) head.append(el("th", "", label));
   table.append(head);
   const rows = statRows(data);
   if (!rows.length) return el("p", "muted stats-empty", t("stats.none"));
@@ -100,7 +101,11 @@ function statsTable(game, data) {
       typeof bestTime === "number" ? formatDuration(bestTime) : "–",
       row.fewest_moves ?? "–",
     ];
-    for (const cell of cells) tr.append(el("td", "", String(cell)));
+    cells.forEach((cell, i) => {
+      const td = el("td", "", String(cell));
+      td.dataset.label = labels[i]; // a narrow card shows each number with its name (CSS)
+      tr.append(td);
+    });
     table.append(tr);
   }
   return table;
