@@ -60,7 +60,7 @@ def test_a_deal_played_by_drags_ends_and_counts_in_the_statistics(open_page: Pag
     page.locator(".overlay .home").click()
     row = page.locator('.game-panel[data-game="cruel"] tr[data-variant="classic"]')
     expect(row.locator("td").nth(1)).to_have_text("1")
-    expect(row.locator("td").nth(2)).to_have_text("1" if status == "won" else "0")
+    expect(row.locator("td").nth(3)).to_have_text("1" if status == "won" else "0")
 
 
 def test_play_this_deal_again_starts_the_same_deal_afresh(open_page: PageFactory) -> None:

@@ -16,11 +16,15 @@ from .ui import (
     assert_fits_the_width,
     moves_made,
     play_first_by_click,
+    play_to_the_end,
     set_auto_move,
     start_deal,
 )
 
 pytestmark = pytest.mark.browser
+
+SHORT_DEAL = 158
+"""A Cruel deal the "first highlighted move" policy ends within a few moves."""
 
 
 def test_the_start_page_offers_both_games(open_page: PageFactory, screenshots: Path) -> None:
@@ -56,7 +60,8 @@ def test_the_statistics_of_a_played_game_fit_their_card(
     play_first_by_click(page)
     page.goto("/")
     row = page.locator('.game-panel[data-game="cruel"] table.stats tr[data-variant="classic"]')
-    expect(row.locator("td").nth(1)).to_have_text("1")
+    expect(row.locator("td").nth(1)).to_have_text("0")  # played: none has ended yet
+    expect(row.locator("td").nth(2)).to_have_text("1")  # in progress
     assert_fits_the_width(page)
     for cell in row.locator("td").all():
         box, card = (
@@ -141,6 +146,21 @@ def test_restart_on_the_start_page_plays_the_open_deal_from_its_start(
     expect(page.locator(".deal-number")).to_have_text("Deal #7")
     expect(page.locator(".game-screen")).to_have_attribute("data-seq", "0")
     assert moves_made(page) == 0
+
+
+def test_restart_after_a_finished_game_deals_that_game_again(open_page: PageFactory) -> None:
+    """Issue 38, finding 10: "Restart last deal" was disabled right after a finished game."""
+    page = open_page()
+    start_deal(page, "cruel", SHORT_DEAL)
+    set_auto_move(page, False)
+    assert play_to_the_end(page, play_first_by_click) in {"won", "lost"}
+    page.locator(".overlay .home").click()
+    restart = page.locator('.game-panel[data-game="cruel"] .restart')
+    expect(restart).to_be_enabled()
+    expect(page.locator('.game-panel[data-game="crazy-quilt"] .restart')).to_be_disabled()
+    restart.click()
+    expect(page.locator(".deal-number")).to_have_text(f"Deal #{SHORT_DEAL}")
+    expect(page.locator(".game-screen")).to_have_attribute("data-seq", "0")
 
 
 def test_a_guest_claims_the_account_logs_out_and_logs_in_again(open_page: PageFactory) -> None:

@@ -41,7 +41,10 @@ def client_keys() -> set[str]:
     keys |= {f"end.{status}" for status in ("won", "lost")}
     keys |= {f"place.{place}" for place in "fudw"}
     keys |= {f"quilt.foundation.{direction}" for direction in ("up", "down")}
-    keys |= {f"stats.{column}" for column in ("variant", "played", "won", "rate", "streak")}
+    keys |= {
+        f"stats.{column}"
+        for column in ("variant", "played", "in_progress", "won", "rate", "streak")
+    }
     return keys
 
 
