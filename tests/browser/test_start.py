@@ -193,5 +193,43 @@ def test_a_wrong_password_is_refused_with_a_message(open_page: PageFactory) -> N
     login.locator('input[name="name"]').fill(f"nobody{uuid.uuid4().hex[:8]}")
     login.locator('input[name="password"]').fill("not the password at all")
     login.locator('button[type="submit"]').click()
-    expect(page.locator(".account .account-message")).not_to_be_empty()
+    expect(login.locator(".account-message")).not_to_be_empty()
     expect(page.locator(".account .who")).to_have_text("You are playing as a guest.")
+
+
+def test_account_refusals_are_german_under_the_form_that_was_sent(
+    open_page: PageFactory,
+) -> None:
+    """Issue 38, finding 6: "wrong name or password" and "the name … is taken" came in English on
+    a German page, under the wrong form; the password rule was first heard as a refusal."""
+    taken = f"anna{uuid.uuid4().hex[:8]}"
+    first = open_page(locale="de-DE")
+    first.locator(".account summary").click()
+    claim_form = first.locator(".account form.claim")
+    claim_form.locator('input[name="name"]').fill(taken)
+    claim_form.locator('input[name="password"]').fill("geheim-1234")
+    claim_form.locator('button[type="submit"]').click()
+    expect(first.locator(".account .who")).to_have_text(f"Angemeldet als {taken}")
+
+    page = open_page(locale="de-DE")
+    games_top = page.locator(".games").bounding_box()
+    page.locator(".account summary").click()
+    # Finding 11: the opened panel pushed the page down and left an empty band beside it.
+    assert page.locator(".games").bounding_box() == games_top
+    assert_fits_the_width(page)
+    claim_form = page.locator(".account form.claim")
+    login_form = page.locator(".account form.login")
+    expect(claim_form.locator(".field-rule").last).to_have_text("Mindestens 8 Zeichen.")
+    claim_form.locator('input[name="name"]').fill(taken)
+    claim_form.locator('input[name="password"]').fill("noch-ein-passwort")
+    claim_form.locator('button[type="submit"]').click()
+    expect(claim_form.locator(".account-message")).to_have_text(
+        "Diesen Namen gibt es schon: Wähle einen anderen."
+    )
+    expect(login_form.locator(".account-message")).to_be_empty()
+    login_form.locator('input[name="name"]').fill(taken)
+    login_form.locator('input[name="password"]').fill("nicht-das-passwort")
+    login_form.locator('button[type="submit"]').click()
+    expect(login_form.locator(".account-message")).to_have_text(
+        "Name und Passwort passen zu keinem Konto."
+    )
