@@ -135,6 +135,15 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # A file the page needs that is not there (the favicon once was, on every page).
+        page.on(
+            "response",
+            lambda response: (
+                errors.append(f"404 {response.url}")
+                if response.status == 404 and response.request.resource_type not in ("fetch", "xhr")
+                else None
+            ),
+        )
         page.goto("/")
         page.wait_for_selector(".game-panel")
         return page
@@ -142,7 +151,7 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
     yield factory
     for context in contexts:
         context.close()
-    assert errors == [], f"JavaScript errors in the page: {errors}"
+    assert errors == [], f"JavaScript errors or missing files in the page: {errors}"
 
 
 @pytest.fixture(scope="session")
