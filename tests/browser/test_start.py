@@ -233,3 +233,25 @@ def test_account_refusals_are_german_under_the_form_that_was_sent(
     expect(login_form.locator(".account-message")).to_have_text(
         "Name und Passwort passen zu keinem Konto."
     )
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "many"),
+    [
+        ("en-GB", "1 point, 1 empty patch", "1,000 points, 2 empty patches"),
+        ("de-DE", "1 Punkt, 1 leerer Flicken", "1.000 Punkte, 2 leere Flicken"),
+    ],
+)
+def test_numbers_choose_their_words_and_are_written_as_the_language_writes_them(
+    open_page: PageFactory, locale: str, one: str, many: str
+) -> None:
+    """Issue 38, finding 11: "1 empty patches", and "1 000" beside "1,000 taler"."""
+    page = open_page(locale=locale)
+    said = page.evaluate(
+        """async () => {
+          const { t } = await import("/static/js/i18n.js");
+          return [t("progress.daily_result", { points: 1, empty: 1 }),
+                  t("progress.daily_result", { points: 1000, empty: 2 })];
+        }"""
+    )
+    assert said == [one, many]

@@ -49,7 +49,8 @@ def client_keys() -> set[str]:
 
 
 def placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", text))
+    """The names a text fills in: {name}, and {name, plural, …} (ICU's plural form)."""
+    return set(re.findall(r"\{(\w+)(?:\}|, plural,)", text))
 
 
 def test_german_and_english_have_the_same_messages() -> None:
