@@ -373,3 +373,26 @@ def test_a_speedquilt_stage_replays_as_text(open_page: PageFactory) -> None:
     assert blocks.count() >= 3  # at least her start row
     blank = page.locator(".progress-screen svg.sq-block:not(.pattern):not(.kit)")
     assert blank.count() == 0, "blocks drawn without their definition"
+
+
+def test_a_table_replay_names_the_computers_as_the_table_did(open_page: PageFactory) -> None:
+    """Issue 38, finding 7: a computer was "Hilde (normal)" while playing and "Player 2
+    (normal)" in the replay."""
+    page = open_page()
+    table = page.evaluate(
+        """async () => {
+          const me = await (await fetch('/api/me')).json();
+          const headers = {'X-CSRF-Token': me.csrf, 'Content-Type': 'application/json'};
+          const body = JSON.stringify({players: 2, bots: ['normal'], tempo: 'fast'});
+          return (await fetch('/api/tables', {method: 'POST', headers, body})).json();
+        }"""
+    )
+    page.goto(f"/#/table/{table['id']}")
+    page.wait_for_selector(".sq-screen .sq-whose, .sq-screen .start-choice")
+    at_table = page.locator(".sq-screen").inner_text()
+    assert "Hilde (normal)" in at_table
+    page.goto("/#/progress/games")
+    page.locator(".table-row .replay-link").first.click()
+    replay = page.locator(".progress-screen")
+    expect(replay).to_contain_text("Hilde (normal)")
+    expect(replay).not_to_contain_text("Player 2")

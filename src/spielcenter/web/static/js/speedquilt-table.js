@@ -13,6 +13,7 @@ import {
   loadCatalogue,
 } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
+import { seatName } from "./speedquilt-names.js";
 import { endTable, keptEndTable } from "./speedquilt-end.js";
 import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
 import { AUTO_PASS_MS, givingWindow, helpfulDice } from "./speedquilt-giving.js";
@@ -39,7 +40,6 @@ import {
   withPeople,
 } from "./speedquilt-people.js";
 
-const NEIGHBOUR_NAMES = ["Hilde", "Erna", "Gerda"];
 const ANIMATION_MS = { slow: 900, normal: 450, fast: 120 };
 const PHONE_WIDTH = 700;
 /** The longest a redraw waits for a press to end (longer than the long-press that opens block info). */
@@ -292,16 +292,7 @@ export class TableScreen {
 
   /** A seat's name; her own is "Du", except in the history (its verbs are third person). */
   nameOf(seat, thirdPerson = false) {
-    const info = this.table?.seats?.find((s) => s.seat === seat);
-    if (seat === this.seat && !thirdPerson) return t("sq.you");
-    if (info?.kind === "computer") {
-      const index = this.table.seats.filter((s) => s.kind === "computer").indexOf(info);
-      return t("sq.computer_name", {
-        name: NEIGHBOUR_NAMES[index % NEIGHBOUR_NAMES.length],
-        level: t(`sq.level.${info.level}`),
-      });
-    }
-    return info?.name || t("sq.player", { n: seat + 1 });
+    return seatName(this.table?.seats, seat, this.seat, thirdPerson);
   }
 
   get you() {
