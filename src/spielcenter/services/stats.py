@@ -3,8 +3,9 @@
 A game is listed once it has a first move; it counts as played when it has ended, won or lost
 as the engine says. Until then it is in progress: she may still resume and win it, so it lowers
 no win rate (``in_progress`` counts those). Streaks run over decided games in the order they
-ended (an unfinished game neither extends nor breaks a streak). Time is from the first move to the end, by the server clock; moves are the
-accepted move entries (undo and redo are not moves). Best time and fewest moves are of won games.
+ended (an unfinished game neither extends nor breaks a streak). Time is from the first move to
+the end, by the server clock; moves are the accepted move entries (undo and redo are not moves).
+Best time and fewest moves are of won games.
 """
 
 from __future__ import annotations
