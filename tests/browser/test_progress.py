@@ -129,7 +129,10 @@ def test_the_replay_steps_through_the_game_forward_and_backward(
 
     page.locator(".replay-controls .forward").click()
     assert step_number(page) == 1
-    expect(page.locator(".step-move")).to_contain_text("Move ")
+    # Issue 38, finding 8: "Move 1>4" was notation; a move reads in card pictures.
+    expect(page.locator(".step-move")).to_have_text(
+        re.compile(r"^Move: (10|[2-9AJQK])[♠♥♦♣] → ((10|[2-9AJQK])[♠♥♦♣]|foundation)$")
+    )
     assert board_cards(page) != dealt
 
     page.locator(".replay-controls .last").click()
@@ -338,7 +341,8 @@ def test_a_crazy_quilt_game_replays_on_its_own_board(
     assert board_cards(page, ".board .quilt .cell") == dealt
     page.keyboard.press("ArrowRight")
     assert step_number(page) == 1
-    expect(page.locator(".step-move")).to_have_text("Move s")
+    # Issue 38, finding 8: the replay said "Move s" (notation); it says what was done.
+    expect(page.locator(".step-move")).to_have_text("Move: Turn a card")
     page.screenshot(path=screenshots / "progress-replay-crazy-quilt-desktop.png")
 
 

@@ -4,7 +4,8 @@
 
 import { BoardInput } from "./input.js";
 import { GameSocket } from "./socket.js";
-import { cardLabel, formatDuration, has, t } from "./i18n.js";
+import { formatDuration, has, t } from "./i18n.js";
+import { describeMove } from "./move-words.js";
 import { rulesUrl } from "./rules.js";
 import * as cruel from "./cruel.js";
 import * as crazyQuilt from "./crazy-quilt.js";
@@ -355,20 +356,6 @@ export class GameScreen {
 
   /** A move in words for people: "7♠ → 8♠", "K♥ → foundation", "redeal". */
   describe(move) {
-    const kind = this.kind;
-    const ends = kind.endpoints(move, this.view);
-    if (!ends) return move;
-    if (ends.action) return t(kind.actions.find((a) => a.move === ends.action)?.label ?? move);
-    return `${this.placeName(ends.from)} → ${this.placeName(ends.to)}`;
-  }
-
-  placeName(place) {
-    const card = this.board?.querySelector(
-      `[data-src="${place}"] .card:last-of-type, [data-dst="${place}"] .card:last-of-type`,
-    );
-    if (/^[fud][SHDC]$/.test(place)) return t(`place.${place[0]}`);
-    if (place === "w" && !this.board?.querySelector('[data-dst="w"] [data-card]'))
-      return t("place.w");
-    return card?.dataset.card ? cardLabel(card.dataset.card) : place;
+    return describeMove(this.kind, move, this.view, this.board);
   }
 }

@@ -7,6 +7,7 @@ import { getJson } from "./api.js";
 import { t } from "./i18n.js";
 import * as cruel from "./cruel.js";
 import * as crazyQuilt from "./crazy-quilt.js";
+import { describeMove } from "./move-words.js";
 import { el, gameTitle } from "./progress-dom.js";
 import { replayNames, speedquiltBoard } from "./progress-speedquilt.js";
 import { loadCatalogue } from "./speedquilt-blocks.js";
@@ -101,8 +102,17 @@ export class ReplayViewer {
     }
     if (this.game.game === "speedquilt" && step.move === null) return t("solo.replay.hidden");
     if (step.kind === "undo") return t("progress.step_undo");
-    if (step.kind === "redo") return t("progress.step_redo", { move: step.move ?? "" });
-    return t("progress.step_move", { move: step.move });
+    const words = this.moveWords(step);
+    if (step.kind === "redo") return t("progress.step_redo", { move: words });
+    return t("progress.step_move", { move: words });
+  }
+
+  /** A patience step's move in card pictures, read off the position it was made in. */
+  moveWords(step) {
+    const before = this.steps[this.index - 1]?.view;
+    const kind = BOARDS[before?.game];
+    if (!step.move || !kind) return step.move ?? "";
+    return describeMove(kind, step.move, before, kind.render(before));
   }
 
   draw() {
