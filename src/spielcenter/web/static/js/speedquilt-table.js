@@ -7,6 +7,8 @@ import { t, has } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import {
   blockDef,
+  blockName,
+  blockShortName,
   blockSvg,
   placementCells,
   quiltGrid,
@@ -674,7 +676,7 @@ export class TableScreen {
     add(t("sq.reroll"), "reroll", "primary");
     for (const placed of this.view.seats[this.seat].quilt) {
       if (this.plan.complete(placed) && legal.has(this.plan.sewMove(placed))) {
-        const node = button(t("sq.sew_block", { block: placed.block }), "action sew primary", () =>
+        const node = button(t("sq.sew_block", { block: blockShortName(placed.block) }), "action sew primary", () =>
           this.play(this.plan.sewMove(placed)),
         );
         bar.append(node);
@@ -892,7 +894,7 @@ export class TableScreen {
     }
     const box = el("section", "sq-sewing");
     box.setAttribute("role", "dialog");
-    box.append(el("h2", "", t("sq.sewing_view", { block: placed.block })));
+    box.append(el("h2", "", t("sq.sewing_view", { block: blockName(placed.block) })));
     const big = el("div", "sewing-block quilt-cell");
     big.dataset.cell = this.sewingCell;
     const opts = { finished: placed.finished, ...this.blockOpts(placed) };
