@@ -4,7 +4,7 @@ UV := $(shell command -v uv >/dev/null 2>&1 && echo uv || echo "python3 -m uv")
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint typecheck unit browser bench
+.PHONY: install run test lint typecheck unit browser bench screenshots
 
 install:
 	@./scripts/bootstrap.sh
@@ -36,6 +36,11 @@ test: install
 	$(UV) run pytest -n 2 -m "not browser"
 	# The browser tests run on their own: Playwright's sync API keeps an event loop in its worker.
 	$(UV) run pytest -n 2 -m browser
+
+# The README's screenshots: the browser tests write them into docs/screenshots only when asked.
+screenshots: install
+	@./scripts/ensure-chromium.sh
+	SPIELCENTER_SCREENSHOTS=1 $(UV) run pytest -n 2 -m browser
 
 bench: install
 	$(UV) run python bench/engines.py

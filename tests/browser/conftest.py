@@ -144,6 +144,15 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: _note_refusal(message.text, refused))
+        # A file the page needs that is not there (the favicon once was, on every page).
+        page.on(
+            "response",
+            lambda response: (
+                errors.append(f"404 {response.url}")
+                if response.status == 404 and response.request.resource_type not in ("fetch", "xhr")
+                else None
+            ),
+        )
         page.goto("/")
         page.wait_for_selector(".game-panel")
         return page
@@ -167,7 +176,11 @@ def _note_refusal(text: str, refused: list[str]) -> None:
 
 
 @pytest.fixture(scope="session")
-def screenshots() -> Path:
-    """The folder the screenshots of docs/ are written to."""
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tests put their screenshots: docs/screenshots when asked for
+    (``make screenshots`` sets SPIELCENTER_SCREENSHOTS=1), else a temporary folder, so that
+    ``make test`` leaves the work tree as it found it."""
+    if os.environ.get("SPIELCENTER_SCREENSHOTS") != "1":
+        return tmp_path_factory.mktemp("screenshots")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS

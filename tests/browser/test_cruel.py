@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
 
 from .ui import (
+    DESKTOP,
     PHONE,
     PageFactory,
+    assert_readable,
     board_cards,
     movable,
     moves_made,
@@ -58,7 +60,7 @@ def test_a_deal_played_by_drags_ends_and_counts_in_the_statistics(open_page: Pag
     page.locator(".overlay .home").click()
     row = page.locator('.game-panel[data-game="cruel"] tr[data-variant="classic"]')
     expect(row.locator("td").nth(1)).to_have_text("1")
-    expect(row.locator("td").nth(2)).to_have_text("1" if status == "won" else "0")
+    expect(row.locator("td").nth(3)).to_have_text("1" if status == "won" else "0")
 
 
 def test_play_this_deal_again_starts_the_same_deal_afresh(open_page: PageFactory) -> None:
@@ -168,6 +170,34 @@ def test_the_hint_highlights_a_move_of_the_server(open_page: PageFactory) -> Non
     page.keyboard.press("Escape")
     page.keyboard.press("h")
     expect(page.locator(".board .hint, .controls .hint")).not_to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_hint_is_readable_without_scrolling_and_goes_when_the_position_changes(
+    open_page: PageFactory, screenshots: Path, viewport: ViewportSize
+) -> None:
+    """Issue 38, findings 2 and 3: the hint was near-black on dark green below the fold, and it
+    still named a card long gone after moves, an undo or a redeal."""
+    page = open_page(viewport=viewport)
+    start_deal(page, "cruel", 1)
+    set_auto_move(page, False)
+    status = page.locator(".status-line")
+    page.locator(".controls .hint-button").click()
+    expect(status).to_contain_text("Hint:")
+    assert_readable(page, status)
+    page.screenshot(
+        path=screenshots / f"cruel-hint-{'phone' if viewport == PHONE else 'desktop'}.png"
+    )
+    before = seq(page)
+    play_first_by_click(page)
+    wait_past(page, before)
+    expect(status).not_to_contain_text("Hint:")
+    page.locator(".controls .hint-button").click()
+    expect(status).to_contain_text("Hint:")
+    before = seq(page)
+    page.locator(".controls .undo").click()
+    wait_past(page, before)
+    expect(status).not_to_contain_text("Hint:")
 
 
 def test_a_redeal_deals_the_cards_again_in_fours_in_the_same_order(open_page: PageFactory) -> None:

@@ -129,7 +129,10 @@ def test_the_replay_steps_through_the_game_forward_and_backward(
 
     page.locator(".replay-controls .forward").click()
     assert step_number(page) == 1
-    expect(page.locator(".step-move")).to_contain_text("Move ")
+    # Issue 38, finding 8: "Move 1>4" was notation; a move reads in card pictures.
+    expect(page.locator(".step-move")).to_have_text(
+        re.compile(r"^Move: (10|[2-9AJQK])[♠♥♦♣] → ((10|[2-9AJQK])[♠♥♦♣]|foundation)$")
+    )
     assert board_cards(page) != dealt
 
     page.locator(".replay-controls .last").click()
@@ -339,7 +342,8 @@ def test_a_crazy_quilt_game_replays_on_its_own_board(
     assert board_cards(page, ".board .quilt .cell") == dealt
     page.keyboard.press("ArrowRight")
     assert step_number(page) == 1
-    expect(page.locator(".step-move")).to_have_text("Move s")
+    # Issue 38, finding 8: the replay said "Move s" (notation); it says what was done.
+    expect(page.locator(".step-move")).to_have_text("Move: Turn a card")
     page.screenshot(path=screenshots / "progress-replay-crazy-quilt-desktop.png")
 
 
@@ -367,3 +371,33 @@ def test_a_speedquilt_stage_replays_as_text(open_page: PageFactory) -> None:
     text = page.locator(".speedquilt-replay")
     expect(text).to_contain_text(f"Round 1 of {stage['rounds']}")
     expect(text).to_contain_text(f"Target: {stage['target']} points")
+    # Issue 38, finding 1: on a page that never opened a table, the replay drew empty frames
+    # with ids only. Every block it draws has its definition: a pattern block or a kit.
+    blocks = page.locator(".progress-screen svg.sq-block")
+    expect(blocks.first).to_be_visible()
+    assert blocks.count() >= 3  # at least her start row
+    blank = page.locator(".progress-screen svg.sq-block:not(.pattern):not(.kit)")
+    assert blank.count() == 0, "blocks drawn without their definition"
+
+
+def test_a_table_replay_names_the_computers_as_the_table_did(open_page: PageFactory) -> None:
+    """Issue 38, finding 7: a computer was "Hilde (normal)" while playing and "Player 2
+    (normal)" in the replay."""
+    page = open_page()
+    table = page.evaluate(
+        """async () => {
+          const me = await (await fetch('/api/me')).json();
+          const headers = {'X-CSRF-Token': me.csrf, 'Content-Type': 'application/json'};
+          const body = JSON.stringify({players: 2, bots: ['normal'], tempo: 'fast'});
+          return (await fetch('/api/tables', {method: 'POST', headers, body})).json();
+        }"""
+    )
+    page.goto(f"/#/table/{table['id']}")
+    page.wait_for_selector(".sq-screen .sq-whose, .sq-screen .start-choice")
+    at_table = page.locator(".sq-screen").inner_text()
+    assert "Hilde (normal)" in at_table
+    page.goto("/#/progress/games")
+    page.locator(".table-row .replay-link").first.click()
+    replay = page.locator(".progress-screen")
+    expect(replay).to_contain_text("Hilde (normal)")
+    expect(replay).not_to_contain_text("Player 2")

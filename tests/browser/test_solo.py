@@ -366,6 +366,32 @@ def test_the_history_the_solo_screen_writes_is_the_history_a_table_tells(
         assert lines == entry["lines"], entry["move"]
 
 
+SENTENCES_OF = """async (played) => {
+  const { historyText } = await import("/static/js/speedquilt-history.js");
+  const { loadCatalogue } = await import("/static/js/speedquilt-blocks.js");
+  await loadCatalogue();
+  const nameOf = (seat) => `Seat ${seat}`;
+  return played.flatMap((p) => p.lines.map((line) => historyText(line, nameOf)));
+}"""
+NOTATION = re.compile(r"\b[PK]\d\d\b|-?\d,-?\d|:\d\b|\bbin (draw|place|return)\b")
+"""Block ids (P45, K16), cells (1,-1), patches (P45:1) and move words of the notation."""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_history_speaks_of_blocks_places_and_patches_in_words(
+    open_page: PageFactory, locale: str
+) -> None:
+    """Issue 38, finding 8: "buys K16 and places it at 1,-1", "takes ★ yellow onto P45:1"."""
+    page = open_page(locale=locale)
+    played = random_solo_log(deal=105, seed=5) + random_solo_log(deal=177, seed=80)
+    sentences = page.evaluate(SENTENCES_OF, played)
+    assert len(sentences) >= len(played)
+    notation = [text for text in sentences if NOTATION.search(text)]
+    assert notation == [], notation[:5]
+    placed = [text for text in sentences if "start row" in text or "Startreihe" in text]
+    assert placed, "no sentence says where a block was laid"
+
+
 def test_a_stage_she_has_left_draws_nothing_over_the_page_she_went_to(
     open_page: PageFactory,
 ) -> None:

@@ -158,7 +158,12 @@ def test_a_tapped_die_lights_the_patches_it_may_go_and_a_full_plan_sews_the_bloc
     click_and_wait(page, ".sq-own .sew-button")
     finished = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{block}"])')
     expect(finished).to_have_class(re.compile("finished"))
-    expect(page.locator(".sq-history")).to_contain_text(f"näht {block}")
+    # The history names the block in words (issue 38, finding 8), never by its id.
+    name = page.evaluate(
+        "async (id) => (await import('/static/js/speedquilt-blocks.js')).blockName(id)", block
+    )
+    expect(page.locator(".sq-history")).to_contain_text(f"näht {name}.")
+    expect(page.locator(".sq-history")).not_to_contain_text(block)
     # Undo inside the action phase takes the sewing back.
     click_and_wait(page, '.sq-actions [data-move="undo"]')
     expect(finished).not_to_have_class(re.compile("finished"))

@@ -7,12 +7,25 @@ import uuid
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from .conftest import is_policy_refusal
-from .ui import PHONE, PageFactory, moves_made, play_first_by_click, set_auto_move, start_deal
+from .ui import (
+    DESKTOP,
+    PHONE,
+    PageFactory,
+    assert_fits_the_width,
+    moves_made,
+    play_first_by_click,
+    play_to_the_end,
+    set_auto_move,
+    start_deal,
+)
 
 pytestmark = pytest.mark.browser
+
+SHORT_DEAL = 158
+"""A Cruel deal the "first highlighted move" policy ends within a few moves."""
 
 
 def test_the_start_page_offers_both_games(open_page: PageFactory, screenshots: Path) -> None:
@@ -31,8 +44,35 @@ def test_the_start_page_offers_both_games(open_page: PageFactory, screenshots: P
 
 def test_the_start_page_fits_a_phone(open_page: PageFactory, screenshots: Path) -> None:
     page = open_page(viewport=PHONE)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert_fits_the_width(page)
     page.screenshot(path=screenshots / "start-phone.png", full_page=True)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_statistics_of_a_played_game_fit_their_card(
+    open_page: PageFactory, screenshots: Path, viewport: ViewportSize
+) -> None:
+    """Issue 38, finding 5: after the first game the statistics table (eight columns) widened
+    the cards on a phone past the window, and the page hid what stuck out; on a laptop three of
+    its columns hid behind a scroll bar. Every number is on screen, named, with no scrolling."""
+    page = open_page(viewport=viewport)
+    start_deal(page, "cruel", 1)
+    set_auto_move(page, False)
+    play_first_by_click(page)
+    page.goto("/")
+    row = page.locator('.game-panel[data-game="cruel"] table.stats tr[data-variant="classic"]')
+    expect(row.locator("td").nth(1)).to_have_text("0")  # played: none has ended yet
+    expect(row.locator("td").nth(2)).to_have_text("1")  # in progress
+    assert_fits_the_width(page)
+    for cell in row.locator("td").all():
+        box, card = (
+            cell.bounding_box(),
+            page.locator('.game-panel[data-game="cruel"]').bounding_box(),
+        )
+        assert box is not None and card is not None
+        assert card["x"] <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"]
+    name = "phone" if viewport == PHONE else "desktop"
+    page.screenshot(path=screenshots / f"start-statistics-{name}.png", full_page=True)
 
 
 def test_a_german_browser_gets_german_and_the_switch_changes_to_english(
@@ -109,6 +149,21 @@ def test_restart_on_the_start_page_plays_the_open_deal_from_its_start(
     assert moves_made(page) == 0
 
 
+def test_restart_after_a_finished_game_deals_that_game_again(open_page: PageFactory) -> None:
+    """Issue 38, finding 10: "Restart last deal" was disabled right after a finished game."""
+    page = open_page()
+    start_deal(page, "cruel", SHORT_DEAL)
+    set_auto_move(page, False)
+    assert play_to_the_end(page, play_first_by_click) in {"won", "lost"}
+    page.locator(".overlay .home").click()
+    restart = page.locator('.game-panel[data-game="cruel"] .restart')
+    expect(restart).to_be_enabled()
+    expect(page.locator('.game-panel[data-game="crazy-quilt"] .restart')).to_be_disabled()
+    restart.click()
+    expect(page.locator(".deal-number")).to_have_text(f"Deal #{SHORT_DEAL}")
+    expect(page.locator(".game-screen")).to_have_attribute("data-seq", "0")
+
+
 def test_a_guest_claims_the_account_logs_out_and_logs_in_again(open_page: PageFactory) -> None:
     page = open_page()
     name = f"tester{uuid.uuid4().hex[:8]}"
@@ -139,7 +194,7 @@ def test_a_wrong_password_is_refused_with_a_message(open_page: PageFactory) -> N
     login.locator('input[name="name"]').fill(f"nobody{uuid.uuid4().hex[:8]}")
     login.locator('input[name="password"]').fill("not the password at all")
     login.locator('button[type="submit"]').click()
-    expect(page.locator(".account .account-message")).not_to_be_empty()
+    expect(login.locator(".account-message")).not_to_be_empty()
     expect(page.locator(".account .who")).to_have_text("You are playing as a guest.")
 
 
@@ -173,3 +228,63 @@ def test_the_client_runs_under_its_content_security_policy_which_refuses_inline_
         assert ran is False
     finally:
         context.close()
+
+
+def test_account_refusals_are_german_under_the_form_that_was_sent(
+    open_page: PageFactory,
+) -> None:
+    """Issue 38, finding 6: "wrong name or password" and "the name … is taken" came in English on
+    a German page, under the wrong form; the password rule was first heard as a refusal."""
+    taken = f"anna{uuid.uuid4().hex[:8]}"
+    first = open_page(locale="de-DE")
+    first.locator(".account summary").click()
+    claim_form = first.locator(".account form.claim")
+    claim_form.locator('input[name="name"]').fill(taken)
+    claim_form.locator('input[name="password"]').fill("geheim-1234")
+    claim_form.locator('button[type="submit"]').click()
+    expect(first.locator(".account .who")).to_have_text(f"Angemeldet als {taken}")
+
+    page = open_page(locale="de-DE")
+    games_top = page.locator(".games").bounding_box()
+    page.locator(".account summary").click()
+    # Finding 11: the opened panel pushed the page down and left an empty band beside it.
+    assert page.locator(".games").bounding_box() == games_top
+    assert_fits_the_width(page)
+    claim_form = page.locator(".account form.claim")
+    login_form = page.locator(".account form.login")
+    expect(claim_form.locator(".field-rule").last).to_have_text("Mindestens 8 Zeichen.")
+    claim_form.locator('input[name="name"]').fill(taken)
+    claim_form.locator('input[name="password"]').fill("noch-ein-passwort")
+    claim_form.locator('button[type="submit"]').click()
+    expect(claim_form.locator(".account-message")).to_have_text(
+        "Diesen Namen gibt es schon: Wähle einen anderen."
+    )
+    expect(login_form.locator(".account-message")).to_be_empty()
+    login_form.locator('input[name="name"]').fill(taken)
+    login_form.locator('input[name="password"]').fill("nicht-das-passwort")
+    login_form.locator('button[type="submit"]').click()
+    expect(login_form.locator(".account-message")).to_have_text(
+        "Name und Passwort passen zu keinem Konto."
+    )
+
+
+@pytest.mark.parametrize(
+    ("locale", "one", "many"),
+    [
+        ("en-GB", "1 point, 1 empty patch", "1,000 points, 2 empty patches"),
+        ("de-DE", "1 Punkt, 1 leerer Flicken", "1.000 Punkte, 2 leere Flicken"),
+    ],
+)
+def test_numbers_choose_their_words_and_are_written_as_the_language_writes_them(
+    open_page: PageFactory, locale: str, one: str, many: str
+) -> None:
+    """Issue 38, finding 11: "1 empty patches", and "1 000" beside "1,000 taler"."""
+    page = open_page(locale=locale)
+    said = page.evaluate(
+        """async () => {
+          const { t } = await import("/static/js/i18n.js");
+          return [t("progress.daily_result", { points: 1, empty: 1 }),
+                  t("progress.daily_result", { points: 1000, empty: 2 })];
+        }"""
+    )
+    assert said == [one, many]

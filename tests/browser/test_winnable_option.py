@@ -43,3 +43,17 @@ def test_the_option_is_kept_with_the_account(open_page: PageFactory) -> None:
     expect(
         page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
     ).to_be_checked()
+
+
+def test_each_patience_keeps_its_own_option(open_page: PageFactory) -> None:
+    """Issue 38, finding 10: one "only winnable deals" switch was shared by both patiences."""
+    page = open_page()
+    cruel = page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
+    quilt = page.locator('.game-panel[data-game="crazy-quilt"] input[name="winnable_only"]')
+    cruel.check()
+    page.wait_for_timeout(300)
+    page.reload()
+    expect(
+        page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
+    ).to_be_checked()
+    expect(quilt).not_to_be_checked()

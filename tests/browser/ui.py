@@ -158,3 +158,76 @@ def board_cards(page: Page, selector: str = ".board .pile") -> list[list[str]]:
         ".map(c => c.dataset.card))",
     )
     return cards
+
+
+CONTRAST_JS = """(node) => {
+  // WCAG 2 contrast of the element's text colour against the first opaque background behind it.
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  let back = null;
+  for (let el = node; el; el = el.parentElement) {
+    const colour = rgb(getComputedStyle(el).backgroundColor);
+    if (colour.length === 3 || (colour.length === 4 && colour[3] > 0.9)) { back = colour; break; }
+  }
+  back = back || [255, 255, 255];
+  const [a, b] = [luminance(rgb(getComputedStyle(node).color)), luminance(back)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+READABLE_CONTRAST = 4.5
+"""WCAG 2 level AA for normal text."""
+
+
+def assert_readable(page: Page, locator: Locator) -> None:
+    """The text of ``locator`` can be read: contrast of at least 4.5 : 1 against what is behind
+    it, and wholly inside the window without scrolling (a newcomer does not look below the fold)."""
+    expect(locator).to_be_visible()
+    contrast = locator.evaluate(CONTRAST_JS)
+    assert contrast >= READABLE_CONTRAST, f"contrast {contrast:.2f} : 1 of {locator.inner_text()!r}"
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
+        f"{locator.inner_text()!r} lies at {box['y']:.0f}–{box['y'] + box['height']:.0f} px,"
+        f" outside a window {size['height']} px high"
+    )
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
+OVERFLOW_JS = """() => {
+  // Visible elements that reach past the sides of the window, or whose content is cut off by a
+  // box narrower than it (a page that hides its overflow shows no scroll bar to give it away).
+  // What lies inside a box that scrolls sideways on purpose is that box's business.
+  const width = document.documentElement.clientWidth;
+  const style = (el) => getComputedStyle(el);
+  const scrolls = (el) => ["auto", "scroll"].includes(style(el).overflowX);
+  const inScroller = (el) => {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (scrolls(up)) return true;
+    }
+    return false;
+  };
+  const name = (el) => `${el.tagName.toLowerCase()}.${el.className}`;
+  const out = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || style(el).visibility === "hidden" || inScroller(el)) continue;
+    if (box.right > width + 1 || box.left < -1) {
+      out.push(`${name(el)} ${Math.round(box.left)}..${Math.round(box.right)}`);
+    } else if (style(el).overflowX === "hidden" && el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${name(el)} cut: ${el.scrollWidth} in ${el.clientWidth}`);
+    }
+  }
+  return out;
+}"""
+
+
+def assert_fits_the_width(page: Page) -> None:
+    """Nothing on the page reaches past the window's width or is cut off sideways."""
+    wide = page.evaluate(OVERFLOW_JS)
+    assert wide == [], f"wider than the window ({page.viewport_size}): {wide[:8]}"

@@ -103,7 +103,7 @@ def test_login_on_another_device_finds_the_unfinished_game_and_the_stats(
     games = device.get("/api/games", params={"state": "open"}).json()["games"]
     assert [(g["id"], g["seq"]) for g in games] == [(game["id"], 1)]
     stats = device.get("/api/stats", params={"game": "ladder"}).json()["stats"]
-    assert [(s["variant"], s["played"]) for s in stats] == [("classic", 1)]
+    assert [(s["variant"], s["in_progress"]) for s in stats] == [("classic", 1)]
 
 
 def test_a_wrong_password_is_refused(

@@ -143,3 +143,21 @@ async def test_a_table_still_being_played_is_listed_as_unfinished(
     assert [(t["table_id"], t["status"], t["seats"]) for t in listed] == [(table_id, "open", 2)]
     assert unfinished["tables"] == listed
     assert finished["tables"] == []
+
+
+async def test_a_table_replay_names_the_people_as_the_table_did(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Issue 38, finding 7: the replay called everybody "Player N", while the table had used
+    their names. It sends each person's name (a guest has none: the screen calls her by her seat,
+    as the table does)."""
+    world = await make_world(tmp_path, clock)
+    anna = await world.account("anna", name="Anna")
+    guest = await world.account("guest")
+    table_id = await store_table(world, [anna, guest], table_log())
+    replay = await world.progress.history.table_replay(anna, table_id)
+    await world.close()
+    assert [(s["seat"], s["kind"], s["name"]) for s in replay["table"]["seats"]] == [
+        (0, "human", "Anna"),
+        (1, "human", None),
+    ]

@@ -47,13 +47,16 @@ def test_a_game_without_a_move_is_not_played(client: TestClient) -> None:
     assert client.get("/api/stats", params={"game": "ladder"}).json()["stats"] == []
 
 
-def test_a_game_counts_as_played_from_its_first_move(client: TestClient) -> None:
+def test_a_game_she_can_still_resume_is_in_progress_not_lost(client: TestClient) -> None:
+    """Issue 38, finding 10: an unfinished game counted as played and lost, so resuming it
+    later could only raise a win rate it had lowered. It is counted as in progress until it
+    ends."""
     game = new_game(client, deal=DEAL)
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "move", "game_id": game["id"], "move": "d"})
         ws.receive_json()
     row = stats(client)
-    assert (row["played"], row["won"], row["rate"]) == (1, 0, 0.0)
+    assert (row["played"], row["won"], row["rate"], row["in_progress"]) == (0, 0, 0.0, 1)
 
 
 def test_won_and_lost_are_what_the_engine_says(client: TestClient, clock: FakeClock) -> None:
@@ -62,6 +65,7 @@ def test_won_and_lost_are_what_the_engine_says(client: TestClient, clock: FakeCl
     finish(client, clock, Status.WON, 1)
     row = stats(client)
     assert (row["played"], row["won"], row["rate"]) == (3, 2, round(2 / 3, 4))
+    assert row["in_progress"] == 0
 
 
 def test_streaks_count_wins_in_a_row(client: TestClient, clock: FakeClock) -> None:

@@ -38,6 +38,9 @@ class SettingsUpdate(Body):
     theme: Literal["light", "dark", "system"] | None = None
     sounds: bool | None = None
     winnable_only: bool | None = None
+    """The one switch both patiences once shared; read only where a game has no own switch."""
+    winnable_only_cruel: bool | None = None
+    winnable_only_crazy_quilt: bool | None = None
     left_handed: bool | None = None
     # The Speedquilt table view (gear menu): theme, giving auto-continue, computer tempo.
     table_theme: Literal["lamp", "linen"] | None = None

@@ -208,13 +208,22 @@ class GameService:
             raise ServiceError("bad_request", f"deal numbers go up to {MAX_CLIENT_DEAL} here")
         return deal
 
-    async def of_account(self, account_id: str, state: str | None = None) -> list[JSON]:
-        """The account's games, newest first: ``open`` (playing), ``finished`` or all."""
+    async def of_account(
+        self,
+        account_id: str,
+        state: str | None = None,
+        game: str | None = None,
+        limit: int | None = None,
+    ) -> list[JSON]:
+        """The account's games, newest first: ``open`` (playing), ``finished`` or all; only of
+        ``game`` and at most ``limit`` if given (the start page's "restart last deal")."""
         filters = {"open": Status.PLAYING.value, "won": "won", "lost": "lost", None: None}
         if state not in filters and state != "finished":
             raise ServiceError("bad_request", "state is one of open, finished, won, lost")
+        if limit is not None and state == "finished":
+            raise ServiceError("bad_request", "limit goes with state open, won, lost or none")
         async with self.sessionmaker() as db:
-            rows = await GameRepository(db).of_account(account_id, filters.get(state))
+            rows = await GameRepository(db).of_account(account_id, filters.get(state), game, limit)
         if state == "finished":
             rows = [row for row in rows if row.status != Status.PLAYING.value]
         return [self._summary(row) for row in rows]

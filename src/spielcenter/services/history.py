@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.games.base import JSON, Deal, Game, GameError, Record, Seat, Status, get_game
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.store.models import (
+    Account,
     AchievementRecord,
     TableEntry,
     TableRecord,
@@ -118,8 +119,12 @@ def table_engine(row: TableRecord | None) -> Speedquilt | None:
     return engine if isinstance(engine, Speedquilt) else None
 
 
-def _seat_json(seat: TableSeat) -> JSON:
-    return {"seat": seat.seat, "kind": "computer" if seat.level else "human", "level": seat.level}
+def _seat_json(seat: TableSeat, names: dict[str, str | None]) -> JSON:
+    """A seat of a replayed table, named as the table named it (a person's chosen name; the
+    screen names guests and computers the same way at the table and in the replay)."""
+    name = names.get(seat.account_id) if seat.account_id else None
+    kind = "computer" if seat.level else "human"
+    return {"seat": seat.seat, "kind": kind, "level": seat.level, "name": name}
 
 
 class HistoryService:
@@ -241,6 +246,9 @@ class HistoryService:
             )
             result = await db.execute(entries.order_by(TableEntry.seq))
             log = [(seat, move) for seat, move in result.all()]
+            people = [seat.account_id for seat in seats if seat.account_id]
+            named = await db.execute(select(Account.id, Account.name).where(Account.id.in_(people)))
+            names: dict[str, str | None] = dict(named.tuples().all())
         mine = [seat.seat for seat in seats if seat.account_id == account_id]
         engine = table_engine(row)
         if row is None or engine is None or not mine:
@@ -255,7 +263,7 @@ class HistoryService:
             "variant": row.variant,
             "seat": mine[0],
             "status": row.status,
-            "seats": [_seat_json(seat) for seat in seats],
+            "seats": [_seat_json(seat, names) for seat in seats],
             "result": row.result,
             "fairness": await asyncio.to_thread(verified, row, over, steps, catalogue),
         }

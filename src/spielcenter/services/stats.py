@@ -1,9 +1,11 @@
 """Statistics per account, game and variant, computed from the games' summaries.
 
-A game counts as played once it has a first move; it is won or lost when the engine says so.
-Streaks run over decided games in the order they ended (an unfinished game neither extends nor
-breaks a streak). Time is from the first move to the end, by the server clock; moves are the
-accepted move entries (undo and redo are not moves). Best time and fewest moves are of won games.
+A game is listed once it has a first move; it counts as played when it has ended, won or lost
+as the engine says. Until then it is in progress: she may still resume and win it, so it lowers
+no win rate (``in_progress`` counts those). Streaks run over decided games in the order they
+ended (an unfinished game neither extends nor breaks a streak). Time is from the first move to
+the end, by the server clock; moves are the accepted move entries (undo and redo are not moves).
+Best time and fewest moves are of won games.
 """
 
 from __future__ import annotations
@@ -37,21 +39,23 @@ class StatsService:
 
 
 def summarise(rows: Sequence[GameRecord]) -> JSON:
-    """The statistics of the played games ``rows`` (all of one game and variant)."""
+    """The statistics of the started games ``rows`` (all of one game and variant)."""
     won = [row for row in rows if row.status == Status.WON.value]
     decided = sorted(
         (row for row in rows if row.finished_at is not None),
         key=lambda row: (as_utc(row.finished_at), row.id) if row.finished_at else (0, row.id),
     )
+    ended = len(decided)
     current = best = 0
     for row in decided:
         current = current + 1 if row.status == Status.WON.value else 0
         best = max(best, current)
     times = [_duration_ms(row) for row in won]
     return {
-        "played": len(rows),
+        "played": ended,
         "won": len(won),
-        "rate": round(len(won) / len(rows), 4) if rows else 0.0,
+        "rate": round(len(won) / ended, 4) if ended else 0.0,
+        "in_progress": len(rows) - ended,
         "current_streak": current,
         "best_streak": best,
         "best_time_ms": min(times) if times else None,

@@ -82,12 +82,21 @@ class GameRepository:
         """The game with this id, whoever owns it."""
         return await self.db.get(GameRecord, game_id)
 
-    async def of_account(self, account_id: str, status: str | None = None) -> Sequence[GameRecord]:
-        """An account's games, newest first; only those with ``status`` if given."""
+    async def of_account(
+        self,
+        account_id: str,
+        status: str | None = None,
+        game: str | None = None,
+        limit: int | None = None,
+    ) -> Sequence[GameRecord]:
+        """An account's games, newest first; only those with ``status`` and of ``game`` if
+        given, at most ``limit``."""
         query = select(GameRecord).where(GameRecord.account_id == account_id)
         if status is not None:
             query = query.where(GameRecord.status == status)
-        query = query.order_by(GameRecord.created_at.desc(), GameRecord.id)
+        if game is not None:
+            query = query.where(GameRecord.game == game)
+        query = query.order_by(GameRecord.created_at.desc(), GameRecord.id).limit(limit)
         return (await self.db.execute(query)).scalars().all()
 
     async def played_of(self, account_id: str, game: str) -> Sequence[GameRecord]:

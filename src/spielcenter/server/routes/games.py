@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from ..deps import CheckedLoginDep, LoginDep, PlatformDep
 from ..schemas import GameCreate
@@ -29,10 +29,16 @@ async def create_game(
 
 @router.get("")
 async def list_games(
-    platform: PlatformDep, login: LoginDep, state: str | None = None
+    platform: PlatformDep,
+    login: LoginDep,
+    state: str | None = None,
+    game: Annotated[str | None, Query(max_length=32)] = None,
+    limit: Annotated[int | None, Query(ge=1, le=100)] = None,
 ) -> dict[str, Any]:
-    """The account's games, newest first (``state=open`` for the unfinished ones)."""
-    return {"games": await platform.games.of_account(login.account_id, state)}
+    """The account's games, newest first (``state=open`` for the unfinished ones; ``game`` and
+    ``limit``: e.g. her last Cruel game)."""
+    games = await platform.games.of_account(login.account_id, state, game, limit)
+    return {"games": games}
 
 
 @router.get("/{game_id}")

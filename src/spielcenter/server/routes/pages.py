@@ -37,6 +37,12 @@ async def index() -> FileResponse:
     return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    """The icon, for what asks at the old address (the pages name /static/favicon.svg)."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 @router.get("/api/i18n/{lang}")
 async def catalogue(lang: str) -> dict[str, Any]:
     """The message catalogue of ``lang`` as ``{key: text}`` (spielcenter.web.i18n)."""

@@ -4,17 +4,35 @@
 import { send } from "./api.js";
 import { has, t } from "./i18n.js";
 
-function field(name, type, label) {
+/** The server's rules for a new name and password (services/accounts.py), said up front. */
+const NAME_LENGTH = { min: 3, max: 24 };
+const PASSWORD_LENGTH = { min: 8, max: 256 };
+
+function field(name, type, label, rule, autocomplete) {
   const wrap = document.createElement("label");
   const input = document.createElement("input");
   input.name = name;
   input.type = type;
   input.required = true;
-  input.autocomplete = type === "password" ? "current-password" : "username";
+  input.autocomplete = autocomplete;
   wrap.append(label, input);
+  if (rule) {
+    // Shown before she submits: a refusal should never be the first she hears of a rule.
+    const note = document.createElement("small");
+    note.className = "field-rule";
+    note.id = `${autocomplete}-${name}-rule`;
+    note.textContent = rule;
+    input.setAttribute("aria-describedby", note.id);
+    if (name === "password") input.minLength = PASSWORD_LENGTH.min;
+    wrap.append(note);
+  }
   return wrap;
 }
 
+/**
+ * A form of the account box; `onSubmit(body, say)` sends it, `say(text)` writes a refusal
+ * under this form (not under another one).
+ */
 function form(kind, title, onSubmit) {
   const el = document.createElement("form");
   el.className = `account-form ${kind}`;
@@ -23,16 +41,36 @@ function form(kind, title, onSubmit) {
   const submit = document.createElement("button");
   submit.type = "submit";
   submit.textContent = title;
+  const message = document.createElement("p");
+  message.className = "account-message";
+  message.setAttribute("role", "status");
+  const claiming = kind === "claim";
   el.append(
     heading,
-    field("name", "text", t("account.name")),
-    field("password", "password", t("account.password")),
+    field(
+      "name",
+      "text",
+      t("account.name"),
+      claiming ? t("account.name_rule", NAME_LENGTH) : null,
+      claiming ? "new-name" : "username",
+    ),
+    field(
+      "password",
+      "password",
+      t("account.password"),
+      claiming ? t("account.password_rule", PASSWORD_LENGTH) : null,
+      claiming ? "new-password" : "current-password",
+    ),
     submit,
+    message,
   );
   el.addEventListener("submit", (event) => {
     event.preventDefault();
     const data = Object.fromEntries(new FormData(el));
-    onSubmit({ name: String(data.name), password: String(data.password) });
+    message.textContent = "";
+    onSubmit({ name: String(data.name), password: String(data.password) }, (text) => {
+      message.textContent = text;
+    });
   });
   return el;
 }
@@ -52,13 +90,14 @@ export function accountBox(me, changed) {
   message.setAttribute("role", "status");
   box.append(who);
 
-  async function act(path, body) {
+  /** Send a request; a refusal is said in her language where she acted. */
+  async function act(path, body, say = (text) => (message.textContent = text)) {
     try {
       await send("POST", path, body);
       changed();
     } catch (error) {
       const key = `error.${error.code}`;
-      message.textContent = has(key) ? t(key) : error.message || t("error.unknown");
+      say(has(key) ? t(key) : t("error.unknown"));
     }
   }
 
@@ -66,11 +105,15 @@ export function accountBox(me, changed) {
     const details = document.createElement("details");
     const summary = document.createElement("summary");
     summary.textContent = t("account.manage");
-    details.append(
-      summary,
-      form("claim", t("account.claim"), (body) => act("/api/account/claim", body)),
-      form("login", t("account.login"), (body) => act("/api/account/login", body)),
+    // The forms open over the page below the box, so the header does not grow and leave an
+    // empty band beside it.
+    const panel = document.createElement("div");
+    panel.className = "account-panel";
+    panel.append(
+      form("claim", t("account.claim"), (body, say) => act("/api/account/claim", body, say)),
+      form("login", t("account.login"), (body, say) => act("/api/account/login", body, say)),
     );
+    details.append(summary, panel);
     box.append(details);
   } else {
     const out = document.createElement("button");

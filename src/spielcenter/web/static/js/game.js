@@ -4,7 +4,8 @@
 
 import { BoardInput } from "./input.js";
 import { GameSocket } from "./socket.js";
-import { cardLabel, formatDuration, has, t } from "./i18n.js";
+import { formatDuration, has, t } from "./i18n.js";
+import { describeMove } from "./move-words.js";
 import { rulesUrl } from "./rules.js";
 import * as cruel from "./cruel.js";
 import * as crazyQuilt from "./crazy-quilt.js";
@@ -105,7 +106,9 @@ export class GameScreen {
     this.overlay = document.createElement("div");
     this.overlay.className = "overlay";
     this.overlay.hidden = true;
-    this.root.append(bar, this.controls, this.boardSlot, this.status, this.overlay);
+    // The status line (hints, refusals) sits right under the buttons that ask for it, above the
+    // board: below a tall board it was out of sight on a laptop and on a phone.
+    this.root.append(bar, this.controls, this.status, this.boardSlot, this.overlay);
     this.input = new BoardInput(this, this.boardSlot);
     if (this.view) this.render();
   }
@@ -147,6 +150,9 @@ export class GameScreen {
       this.view = message.view;
       this.root.dataset.seq = String(message.seq);
       this.receivedAt = performance.now();
+      // A hint speaks of the position it was asked in: any new position (a move, an undo, a
+      // redeal, another device) makes it stale.
+      if (this.hint !== null || this.hintSaid) this.say("");
       this.hint = null;
       this.selected = null;
       this.pending = false;
@@ -170,6 +176,7 @@ export class GameScreen {
   }
 
   say(text, isError = false) {
+    this.hintSaid = false;
     this.status.textContent = text;
     this.status.classList.toggle("error", isError);
   }
@@ -344,24 +351,11 @@ export class GameScreen {
     const said = move ? t("hint.show", { move: this.describe(move) }) : t("hint.none");
     const known = verdictKey && has(verdictKey) ? t(verdictKey, { undo_to: undoTo ?? "" }) : "";
     this.say(known ? `${said} ${known}` : said);
+    this.hintSaid = true;
   }
 
   /** A move in words for people: "7♠ → 8♠", "K♥ → foundation", "redeal". */
   describe(move) {
-    const kind = this.kind;
-    const ends = kind.endpoints(move, this.view);
-    if (!ends) return move;
-    if (ends.action) return t(kind.actions.find((a) => a.move === ends.action)?.label ?? move);
-    return `${this.placeName(ends.from)} → ${this.placeName(ends.to)}`;
-  }
-
-  placeName(place) {
-    const card = this.board?.querySelector(
-      `[data-src="${place}"] .card:last-of-type, [data-dst="${place}"] .card:last-of-type`,
-    );
-    if (/^[fud][SHDC]$/.test(place)) return t(`place.${place[0]}`);
-    if (place === "w" && !this.board?.querySelector('[data-dst="w"] [data-card]'))
-      return t("place.w");
-    return card?.dataset.card ? cardLabel(card.dataset.card) : place;
+    return describeMove(this.kind, move, this.view, this.board);
   }
 }

@@ -33,12 +33,42 @@ export function has(key) {
   return key in messages;
 }
 
-/** The text of `key`, with {name} placeholders filled from `params`; the key itself if missing. */
+/**
+ * The text of `key`, with {name} placeholders filled from `params`; the key itself if missing.
+ * A text may choose its words by a number, in ICU's plural form:
+ * "{empty, plural, one {# empty patch} other {# empty patches}}" (# is the number, written as
+ * the language writes numbers; "=0 {…}" matches exactly).
+ */
 export function t(key, params = {}) {
-  const text = messages[key] ?? key;
+  const text = plurals(messages[key] ?? key, params);
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? String(params[name]) : whole,
   );
+}
+
+const PLURAL = /\{(\w+), plural,((?:\s*=?\w+\s*\{[^{}]*\})+)\s*\}/g;
+
+function plurals(text, params) {
+  return text.replace(PLURAL, (whole, name, forms) => {
+    if (!(name in params)) return whole;
+    const n = Number(params[name]);
+    const choices = {};
+    for (const [, form, words] of forms.matchAll(/(=?\w+)\s*\{([^{}]*)\}/g)) choices[form] = words;
+    const words = choices[`=${n}`] ?? choices[new Intl.PluralRules(current).select(n)];
+    return (words ?? choices.other ?? "").replace(/#/g, formatNumber(n));
+  });
+}
+
+/** A number as the current language writes it: 1,000 in English, 1.000 in German. */
+export function formatNumber(value) {
+  return new Intl.NumberFormat(current).format(value);
+}
+
+/** An ISO timestamp as the current language writes a date (and the time when `withTime`). */
+export function formatDate(iso, withTime = false) {
+  if (!iso) return "–";
+  const options = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
+  return new Intl.DateTimeFormat(current, options).format(new Date(iso));
 }
 
 const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };

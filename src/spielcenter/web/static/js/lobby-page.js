@@ -2,7 +2,7 @@
 // the taler page): small DOM helpers, how taler and clock settings read, and the page frame.
 
 import { getJson } from "./api.js";
-import { has, t } from "./i18n.js";
+import { formatNumber, has, t } from "./i18n.js";
 import { el } from "./speedquilt-dom.js";
 
 /** A select `name` of `values`, each shown as `labelOf(value)`, `current` chosen. */
@@ -38,9 +38,9 @@ export function errorText(error) {
   return has(key) ? t(key) : error.message || t("error.unknown");
 }
 
-/** A number of taler as people read it ("1 000 Taler"). */
+/** A number of taler as people read it ("1.000 Taler", "1,000 taler"). */
 export function taler(amount) {
-  return t("tables.taler", { amount: amount.toLocaleString(document.documentElement.lang) });
+  return t("tables.taler", { amount: formatNumber(amount) });
 }
 
 /** "30 s", "2 min" or "ohne Uhr" for a clock setting. */

@@ -1,6 +1,6 @@
 // Small helpers shared by the pages of Meine Partien: elements, dates, and a game's title.
 
-import { language, t } from "./i18n.js";
+import { formatDate, t } from "./i18n.js";
 import { soloTitle } from "./speedquilt-solo-parts.js";
 
 /** A new element with a class and a text. */
@@ -11,12 +11,7 @@ export function el(tag, className, text) {
   return node;
 }
 
-/** An ISO timestamp as the current language writes a date (and the time when `withTime`). */
-export function formatDate(iso, withTime = false) {
-  if (!iso) return "–";
-  const options = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
-  return new Intl.DateTimeFormat(language(), options).format(new Date(iso));
-}
+export { formatDate }; // one way to write a date on every page (i18n.js)
 
 /** "Cruel · Classic", "Speedquilt · Stage 3", "Speedquilt · Daily quilt 2026-11-29". */
 export function gameTitle(entry) {

@@ -8,8 +8,10 @@ import { t } from "./i18n.js";
 import { fairnessLine } from "./fairness.js";
 import * as cruel from "./cruel.js";
 import * as crazyQuilt from "./crazy-quilt.js";
+import { describeMove } from "./move-words.js";
 import { el, gameTitle } from "./progress-dom.js";
 import { replayNames, speedquiltBoard } from "./progress-speedquilt.js";
+import { loadCatalogue } from "./speedquilt-blocks.js";
 import { historyText } from "./speedquilt-history.js";
 
 const BOARDS = { cruel, "crazy-quilt": crazyQuilt };
@@ -35,7 +37,9 @@ export class ReplayViewer {
     document.addEventListener("keydown", this.onKey);
     const path = this.table ? "my-tables" : "my-games";
     getJson(`/api/${path}/${encodeURIComponent(this.gameId)}/replay`)
-      .then((data) => {
+      .then(async (data) => {
+        // A Speedquilt replay draws blocks: without their definitions they are empty frames.
+        if (data.table || data.game?.game === "speedquilt") await loadCatalogue();
         this.game = data.game ?? { ...data.table, kind: "table" };
         this.seats = data.table?.seats;
         this.result = data.table?.result;
@@ -99,8 +103,17 @@ export class ReplayViewer {
     }
     if (this.game.game === "speedquilt" && step.move === null) return t("solo.replay.hidden");
     if (step.kind === "undo") return t("progress.step_undo");
-    if (step.kind === "redo") return t("progress.step_redo", { move: step.move ?? "" });
-    return t("progress.step_move", { move: step.move });
+    const words = this.moveWords(step);
+    if (step.kind === "redo") return t("progress.step_redo", { move: words });
+    return t("progress.step_move", { move: words });
+  }
+
+  /** A patience step's move in card pictures, read off the position it was made in. */
+  moveWords(step) {
+    const before = this.steps[this.index - 1]?.view;
+    const kind = BOARDS[before?.game];
+    if (!step.move || !kind) return step.move ?? "";
+    return describeMove(kind, step.move, before, kind.render(before));
   }
 
   draw() {

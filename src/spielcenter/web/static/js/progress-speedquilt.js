@@ -3,6 +3,7 @@
 // used dice marked), the shop, the neighbours' quilts at a table, the history so far, and at the
 // end the end table with the score breakdown.
 
+import { seatName } from "./speedquilt-names.js";
 import { t } from "./i18n.js";
 import { quiltGrid } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
@@ -22,14 +23,11 @@ export function linesUpTo(steps, index) {
   return lines;
 }
 
-/** A seat's name in a replay: "Du" for hers, a computer by its level, else "Spielerin N". */
+/** A seat's name in a replay, as the table named it (speedquilt-names.js). */
 export function replayNames(seats, you) {
   return (seat, thirdPerson = false) => {
-    if (seat === you && !thirdPerson) return t("sq.you");
-    if (!seats) return t("solo.player"); // alone: the history tells of "the quilter"
-    const info = seats?.find((s) => s.seat === seat);
-    const player = t("sq.player", { n: seat + 1 });
-    return info?.kind === "computer" ? `${player} (${t(`sq.level.${info.level}`)})` : player;
+    if (!seats) return seat === you && !thirdPerson ? t("sq.you") : t("solo.player"); // alone
+    return seatName(seats, seat, you, thirdPerson);
   };
 }
 

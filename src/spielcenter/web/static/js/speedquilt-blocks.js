@@ -2,6 +2,7 @@
 // line) and a quilt of them on its grid. Every colour also carries a symbol, so no player has to
 // tell red from green by colour alone.
 
+import { getJson } from "./api.js";
 import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,10 +16,20 @@ export const SYMBOLS = { red: "▲", blue: "●", green: "■", yellow: "★", p
 const RULE_BADGE = { "<": "<", "=": "=", ">=40": "≥40" };
 
 let catalogue = {};
+let catalogueLoaded = null;
 
 /** Keep the block definitions the server sent: {id: {deck, colour, patches, rule, ...}}. */
 export function setCatalogue(blocks) {
   catalogue = blocks || {};
+}
+
+/**
+ * Fetch the block definitions once per page. Every screen that draws blocks awaits this first:
+ * a block drawn without its definition is an empty frame with its id.
+ */
+export function loadCatalogue() {
+  catalogueLoaded ??= getJson("/static/speedquilt-catalogue.json").then(setCatalogue);
+  return catalogueLoaded;
 }
 
 /** The definition of a block id, or null if the catalogue does not know it. */
@@ -149,6 +160,28 @@ function patchRow(def, filled, opts) {
 }
 
 /** A short description for screen readers: "P07, rot, Musterblock". */
+/**
+ * A block as people name it, never by its id: "▲ red block (2 per ▲ red neighbour)",
+ * "Thimble (● blue)", "remnant (3 per kit kind)".
+ */
+export function blockName(id) {
+  const def = blockDef(id);
+  if (!def) return t("sq.history.a_block");
+  const colour = def.colour ? colourLabel(def.colour) : "";
+  if (def.kit) return t("sq.name.kit", { kit: t(`sq.kit.${def.kit}`), colour });
+  if (!def.colour) return t("sq.name.remnant", { line: blockLine(def) });
+  return t("sq.name.pattern", { colour, line: blockLine(def) });
+}
+
+/** A block's short name for a button or a heading: "★ yellow block", "Thimble", "remnant". */
+export function blockShortName(id) {
+  const def = blockDef(id);
+  if (!def) return t("sq.history.a_block");
+  if (def.kit) return t(`sq.kit.${def.kit}`);
+  if (!def.colour) return t("sq.remnant");
+  return t("sq.short.pattern", { colour: colourLabel(def.colour) });
+}
+
 export function blockLabel(def) {
   const colour = def.colour ? t(`sq.colour.${def.colour}`) : t("sq.remnant");
   return `${def.id} · ${colour} · ${blockLine(def)}`;
@@ -219,7 +252,7 @@ export function quiltGrid(quilt, opts = {}) {
     slot.dataset.cell = key;
     slot.style.gridColumn = String(x - box.minX + 1);
     slot.style.gridRow = String(y - box.minY + 1);
-    slot.setAttribute("aria-label", t("sq.place_here", { cell: key }));
+    slot.setAttribute("aria-label", t("sq.place_here"));
     slot.textContent = "+";
     if (opts.onSlot) slot.addEventListener("click", () => opts.onSlot(key));
     grid.append(slot);

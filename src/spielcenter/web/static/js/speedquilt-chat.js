@@ -9,7 +9,14 @@ export function chatPanel(screen) {
   const box = el("section", "sq-chat");
   box.append(el("h2", "", t("sq.tab.chat")));
   const lines = screen.chat ?? [];
-  if (!lines.length) box.append(el("p", "muted chat-empty", t("sq.chat_empty")));
+  if (!lines.length) {
+    // "Nobody writes back" only where no other person sits.
+    const others = (screen.table?.seats ?? []).filter(
+      (s) => s.kind === "human" && s.seat !== screen.seat,
+    );
+    const empty = others.length ? "sq.chat_empty" : "sq.chat_empty_computers";
+    box.append(el("p", "muted chat-empty", t(empty)));
+  }
   const list = el("ol", "chat-lines");
   for (const line of lines) {
     // Chat is plain text: it goes in as text, never as HTML.

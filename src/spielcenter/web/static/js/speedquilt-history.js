@@ -1,11 +1,22 @@
 // The game history (Spielverlauf): the server's history lines — i18n keys with parameters —
 // rendered as readable sentences in the current language.
 
-import { t } from "./i18n.js";
-import { SYMBOLS } from "./speedquilt-blocks.js";
+import { has, t } from "./i18n.js";
+import { SYMBOLS, blockName } from "./speedquilt-blocks.js";
 
 function dieWord(colour) {
   return `${SYMBOLS[colour]} ${t(`sq.colour.${colour}`)}`;
+}
+
+/**
+ * Where a block was laid, in words: every quilt starts with its row of three at (0,0)–(2,0) and
+ * stays within 3 × 3, so a cell is a column of that row and a row above or below it.
+ */
+function cellWords(cell) {
+  const [x, y] = String(cell).split(",").map(Number);
+  const row = `sq.where.row.${y}`;
+  const col = `sq.where.col.${x}`;
+  return t("sq.where", { row: has(row) ? t(row) : String(y), col: has(col) ? t(col) : String(x) });
 }
 
 function diceValues(dice) {
@@ -33,14 +44,21 @@ export function historyText(line, nameOf) {
       : diceValues(line.dice);
   if (line.die) p.die = dieWord(line.die);
   if (line.to) p.to = dieWord(line.to);
-  if (line.row) p.row = line.row.join(" · ");
+  if (line.row) p.row = line.row.map(blockName).join(" · ");
+  if (line.returned) p.returned = blockName(line.returned);
   if (line.deck) p.deck = t(`sq.deck.${line.deck}`);
+  if (line.block) p.block = blockName(line.block);
+  if (line.cell !== undefined) p.cell = cellWords(line.cell);
   if (line.next !== undefined) p.next = line.next === null ? "–" : nameOf(line.next);
   if (line.start_player !== undefined) p.start_player = nameOf(line.start_player);
   if (line.placements)
     p.placements = line.placements
       .map((x) =>
-        t("sq.history.placement", { die: dieWord(x.die), block: x.block, patch: x.patch }),
+        t("sq.history.placement", {
+          die: dieWord(x.die),
+          block: blockName(x.block),
+          patch: x.patch,
+        }),
       )
       .join(", ");
   if (line.places)

@@ -4,6 +4,7 @@
 // also the waiting room until every seat is taken).
 
 import { getJson, listOf, send } from "./api.js";
+import { seatName } from "./speedquilt-names.js";
 import { t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import { TEMPOS, tableSettings } from "./speedquilt-settings.js";
@@ -84,19 +85,17 @@ export function speedquiltPanel(app) {
 
 // -- one table as the lobby shows it -----------------------------------------------------------
 
-/** Who sits at a seat of a lobby table: a name, "free", or a computer of a strength. */
-function seatText(seat, me) {
+/** Who sits at a seat of a lobby table: "free", or the name the table will give her or it. */
+function seatText(seats, seat, me) {
   if (seat.kind === "free") return t("tables.seat_free");
-  if (seat.kind === "computer")
-    return t("tables.seat_computer", { level: t(`sq.level.${seat.level}`) });
-  const name = seat.name || t("tables.guest", { n: seat.seat + 1 });
+  const name = seatName(seats, seat.seat);
   return seat.account_id === me?.id ? t("tables.seat_you", { name }) : name;
 }
 
 function seatList(table, me) {
   const list = el("ul", "lobby-seats");
   for (const seat of table.seats) {
-    const item = el("li", `lobby-seat ${seat.kind}`, seatText(seat, me));
+    const item = el("li", `lobby-seat ${seat.kind}`, seatText(table.seats, seat, me));
     item.dataset.seat = String(seat.seat);
     item.dataset.kind = seat.kind;
     list.append(item);

@@ -9,12 +9,15 @@ import { t, has } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import {
   blockDef,
+  blockName,
+  blockShortName,
   blockSvg,
   placementCells,
   quiltGrid,
-  setCatalogue,
+  loadCatalogue,
 } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
+import { seatName } from "./speedquilt-names.js";
 import { endTable, keptEndTable } from "./speedquilt-end.js";
 import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
 import { AUTO_PASS_MS, givingWindow, helpfulDice } from "./speedquilt-giving.js";
@@ -41,20 +44,12 @@ import {
   withPeople,
 } from "./speedquilt-people.js";
 
-const NEIGHBOUR_NAMES = ["Hilde", "Erna", "Gerda"];
 const ANIMATION_MS = { slow: 900, normal: 450, fast: 120 };
 const PHONE_WIDTH = 700;
 /** The longest a redraw waits for a press to end (longer than the long-press that opens block info). */
 const HOLD_MS = 1500;
 /** How far above a docked window a lit patch is scrolled: clear of the window's border. */
 const DOCK_GAP_PX = 12;
-
-let catalogueLoaded = null;
-
-function loadCatalogue() {
-  catalogueLoaded ??= getJson("/static/speedquilt-catalogue.json").then(setCatalogue);
-  return catalogueLoaded;
-}
 
 export class TableScreen {
   /**
@@ -301,16 +296,7 @@ export class TableScreen {
 
   /** A seat's name; her own is "Du", except in the history (its verbs are third person). */
   nameOf(seat, thirdPerson = false) {
-    const info = this.table?.seats?.find((s) => s.seat === seat);
-    if (seat === this.seat && !thirdPerson) return t("sq.you");
-    if (info?.kind === "computer") {
-      const index = this.table.seats.filter((s) => s.kind === "computer").indexOf(info);
-      return t("sq.computer_name", {
-        name: NEIGHBOUR_NAMES[index % NEIGHBOUR_NAMES.length],
-        level: t(`sq.level.${info.level}`),
-      });
-    }
-    return info?.name || t("sq.player", { n: seat + 1 });
+    return seatName(this.table?.seats, seat, this.seat, thirdPerson);
   }
 
   get you() {
@@ -694,7 +680,7 @@ export class TableScreen {
     add(t("sq.reroll"), "reroll", "primary");
     for (const placed of this.view.seats[this.seat].quilt) {
       if (this.plan.complete(placed) && legal.has(this.plan.sewMove(placed))) {
-        const node = button(t("sq.sew_block", { block: placed.block }), "action sew primary", () =>
+        const node = button(t("sq.sew_block", { block: blockShortName(placed.block) }), "action sew primary", () =>
           this.play(this.plan.sewMove(placed)),
         );
         bar.append(node);
@@ -912,7 +898,7 @@ export class TableScreen {
     }
     const box = el("section", "sq-sewing");
     box.setAttribute("role", "dialog");
-    box.append(el("h2", "", t("sq.sewing_view", { block: placed.block })));
+    box.append(el("h2", "", t("sq.sewing_view", { block: blockName(placed.block) })));
     const big = el("div", "sewing-block quilt-cell");
     big.dataset.cell = this.sewingCell;
     const opts = { finished: placed.finished, ...this.blockOpts(placed) };

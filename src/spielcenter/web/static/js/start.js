@@ -68,21 +68,23 @@ function percent(rate, played, won) {
   return played ? `${Math.round((100 * won) / played)} %` : "–";
 }
 
+const STAT_COLUMNS = [
+  "variant",
+  "played",
+  "in_progress",
+  "won",
+  "rate",
+  "streak",
+  "best_streak",
+  "best_time",
+  "fewest_moves",
+];
+
 function statsTable(game, data) {
   const table = el("table", "stats");
   const head = el("tr");
-  for (const key of [
-    "variant",
-    "played",
-    "won",
-    "rate",
-    "streak",
-    "best_streak",
-    "best_time",
-    "fewest_moves",
-  ]) {
-    head.append(el("th", "", t(`stats.${key}`)));
-  }
+  const labels = STAT_COLUMNS.map((key) => t(`stats.${key}`));
+  for (const label of labels) head.append(el("th", "", label));
   table.append(head);
   const rows = statRows(data);
   if (!rows.length) return el("p", "muted stats-empty", t("stats.none"));
@@ -93,6 +95,7 @@ function statsTable(game, data) {
     const cells = [
       t(`variant.${game}.${variant}`),
       row.played ?? 0,
+      row.in_progress ?? 0,
       row.won ?? 0,
       percent(row.rate ?? row.win_rate, row.played, row.won),
       row.current_streak ?? row.streak ?? 0,
@@ -100,13 +103,17 @@ function statsTable(game, data) {
       typeof bestTime === "number" ? formatDuration(bestTime) : "–",
       row.fewest_moves ?? "–",
     ];
-    for (const cell of cells) tr.append(el("td", "", String(cell)));
+    cells.forEach((cell, i) => {
+      const td = el("td", "", String(cell));
+      td.dataset.label = labels[i]; // a narrow card shows each number with its name (CSS)
+      tr.append(td);
+    });
     table.append(tr);
   }
   return table;
 }
 
-function gamePanel(spec, open, app) {
+function gamePanel(spec, app) {
   const panel = el("article", "game-panel");
   panel.dataset.game = spec.game;
   panel.append(el("h2", "", t(`game.${spec.game}`)), el("p", "blurb", t(`blurb.${spec.game}`)));
@@ -121,13 +128,15 @@ function gamePanel(spec, open, app) {
   }
   variantLabel.append(variant);
 
-  // Only deals the solver has proven winnable (the server keeps the lists).
+  // Only deals the solver has proven winnable (the server keeps the lists); each game keeps its
+  // own switch (the one both once shared is read where a game has none yet).
   const winnableLabel = el("label", "winnable-only");
   const winnable = el("input");
   winnable.type = "checkbox";
   winnable.name = "winnable_only";
-  winnable.checked = Boolean(app.settings.winnable_only);
-  winnable.addEventListener("change", () => app.saveSettings({ winnable_only: winnable.checked }));
+  const setting = `winnable_only_${spec.game.replace("-", "_")}`;
+  winnable.checked = Boolean(app.settings[setting] ?? app.settings.winnable_only);
+  winnable.addEventListener("change", () => app.saveSettings({ [setting]: winnable.checked }));
   winnableLabel.append(winnable, " " + t("start.winnable_only"));
 
   const actions = el("div", "panel-actions");
@@ -136,14 +145,19 @@ function gamePanel(spec, open, app) {
   fresh.addEventListener("click", () =>
     app.newGame({ game: spec.game, variant: variant.value, winnableOnly: winnable.checked }),
   );
-  const last = open.find((entry) => entry.game === spec.game);
+  // Her last deal of this game, finished or not: right after a game it is the one just played.
   const restart = el("button", "restart", t("start.restart"));
   restart.type = "button";
-  restart.disabled = !last;
-  if (last) {
-    restart.title = t("game.deal", { deal: last.deal });
-    restart.addEventListener("click", () => app.newGame({ restart: last.id }));
-  }
+  restart.disabled = true;
+  getJson(`/api/games?game=${encodeURIComponent(spec.game)}&limit=1`)
+    .then((data) => {
+      const [last] = listOf(data, "games");
+      if (!last) return;
+      restart.disabled = false;
+      restart.title = t("game.deal", { deal: last.deal });
+      restart.addEventListener("click", () => app.newGame({ restart: last.id }));
+    })
+    .catch(() => {}); // without the list the button stays off, as for a first visit
   actions.append(fresh, restart);
 
   const dealForm = el("form", "deal-form");
@@ -191,7 +205,7 @@ export async function showStart(root, app) {
   const body = el("div", "start-body");
   if (open.length) body.append(resumeList(open, app));
   const games = el("div", "games");
-  for (const spec of GAMES) games.append(gamePanel(spec, open, app));
+  for (const spec of GAMES) games.append(gamePanel(spec, app));
   games.append(speedquiltPanel(app));
   body.append(games);
   const error = el("p", "status-line");

@@ -1,9 +1,12 @@
 // The account's taler (#/taler): the balance and every movement, newest first (docs/ledger.md).
 
 import { getJson } from "./api.js";
-import { t } from "./i18n.js";
+import { formatDate, formatNumber, t } from "./i18n.js";
 import { el } from "./speedquilt-dom.js";
 import { errorText, LobbyPage, link, taler } from "./lobby-page.js";
+
+/** What a named account is given once (services/ledger.py, START_BALANCE). */
+const START_TALER = 1000;
 
 /** #/taler: the account's balance and its movements, newest first. */
 export class TalerScreen extends LobbyPage {
@@ -28,11 +31,11 @@ export class TalerScreen extends LobbyPage {
     const panel = el("article", "game-panel taler-panel");
     panel.append(
       el("h2", "taler-balance", t("tables.balance", { amount: taler(this.statement.balance) })),
-      el("p", "muted", t("tables.taler_explained")),
+      el("p", "muted", t("tables.taler_explained", { start: formatNumber(START_TALER) })),
     );
     // A guest has no taler (docs/ledger.md): say how to get them instead of showing 0 alone.
     if (this.statement.claimed === false)
-      panel.append(el("p", "taler-guest", t("tables.taler_guest")));
+      panel.append(el("p", "taler-guest", t("tables.taler_guest", { start: formatNumber(START_TALER) })));
     const table = el("table", "taler-history");
     const head = el("tr");
     for (const key of ["when", "what", "amount"])
@@ -49,7 +52,7 @@ export class TalerScreen extends LobbyPage {
       }
       const amount = el("td", movement.amount < 0 ? "amount minus" : "amount plus");
       amount.textContent = (movement.amount > 0 ? "+" : "") + taler(movement.amount);
-      const when = new Date(movement.at).toLocaleString(document.documentElement.lang);
+      const when = formatDate(movement.at, true);
       row.append(el("td", "", when), what, amount);
       table.append(row);
     }
