@@ -14,7 +14,9 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "spielcenter" / "web"
 STATIC = WEB / "static"
 SOURCE = WEB.parent
 REFUSAL = re.compile(
-    r'(?:ServiceError|BadMessage)\(\s*"([a-z_]+)"|ApiError\(\s*\d+,\s*"([a-z_]+)"|"code": "([a-z_]+)"'
+    r'(?:ServiceError|BadMessage)\(\s*"([a-z_]+)"'
+    r'|ApiError\(\s*\d+,\s*"([a-z_]+)"'
+    r'|"code": "([a-z_]+)"'
 )
 
 
