@@ -255,7 +255,7 @@ def test_a_dropped_connection_reconnects_and_play_goes_on(open_page: PageFactory
     play_first_by_click(page)
     made = moves_made(page)
     page.evaluate("window.spielcenterScreen.socket.drop()")
-    page.wait_for_function("window.spielcenterScreen.socket.connected")
+    page.wait_for_function("() => window.spielcenterScreen.socket.connected")
     play_first_by_click(page)
     assert moves_made(page) == made + 1
 

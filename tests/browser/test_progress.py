@@ -335,7 +335,7 @@ def test_a_crazy_quilt_game_replays_on_its_own_board(
     start_deal(page, "crazy-quilt", 1)
     dealt = board_cards(page, ".board .quilt .cell")
     page.locator(".board .stock").click()
-    page.wait_for_function("Number(document.querySelector('.game-screen')?.dataset.seq) > 0")
+    page.wait_for_function("() => Number(document.querySelector('.game-screen')?.dataset.seq) > 0")
     page.goto("/#/progress/games")
     page.locator('.game-row[data-game="crazy-quilt"] .replay-link').click()
     page.wait_for_selector(".replay-board .quilt-board")

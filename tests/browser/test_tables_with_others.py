@@ -252,6 +252,23 @@ def test_a_private_table_is_listed_only_for_its_own_players(open_page: PageFacto
     expect(anna.locator(".lobby-waiting .invite-link")).to_have_value(link)
 
 
+def test_a_private_table_is_watched_by_whoever_follows_its_link(open_page: PageFactory) -> None:
+    """A private table is watched only with its invitation (issue 37, attack 15): the link
+    carries it, so a friend who follows the link after the start still watches."""
+    anna = open_page(locale="de-DE")
+    bea = open_page(locale="en-GB")
+    cleo = open_page(locale="en-GB")
+    open_lobby(anna)
+    link = create_table(anna, ["person"], private=True, think="null", giving="null")
+    bea.goto(link)
+    bea.locator(".lobby-waiting .join-table").click()
+    wait_for_table(bea)
+    cleo.goto(link)
+    cleo.locator(".lobby-waiting .watch-table").click()
+    wait_for_table(cleo)
+    expect(cleo.locator(".sq-screen .status-line.error")).to_have_count(0)
+
+
 def test_when_her_waiting_table_fills_up_the_lobby_takes_her_to_the_game(
     open_page: PageFactory,
 ) -> None:

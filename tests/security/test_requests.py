@@ -101,21 +101,24 @@ def test_a_private_table_is_watched_only_with_its_invitation(
     assert with_code.status_code == 200 and with_code.json()["seat"] is None
 
 
-def test_the_invitation_is_shown_only_to_the_people_at_the_table(
+def test_a_private_tables_invitation_is_shown_only_to_the_people_at_the_table(
     devices: Callable[..., TestClient],
 ) -> None:
-    """``GET /api/tables/{id}`` showed ``setup.invite`` to spectators; the lobby list too."""
+    """``GET /api/tables/{id}`` showed ``setup.invite`` to spectators. A private table's code is
+    in the summaries of its own people only; a public table's link is for everybody anyway."""
     device = devices()
     anna, bea, cleo = accounts(device, 3)
-    waiting = lobby_table(device, anna, players=3)
-    assert "invite" in waiting["setup"]  # the creator shares it
-    listed = get(device, bea, "/api/lobby")["tables"]
-    assert [t["id"] for t in listed] == [waiting["id"]]
-    assert "invite" not in listed[0]["setup"]
-    assert "invite" in join(device, bea, waiting["id"]).json()["setup"]
-    started = join(device, cleo, waiting["id"]).json()
+    private = lobby_table(device, anna, players=3, private=True)
+    code = private["setup"]["invite"]  # the creator shares it
+    assert get(device, bea, "/api/lobby")["tables"] == []  # listed nowhere
+    assert "invite" not in get(device, bea, f"/api/lobby/invite/{code}")["setup"]
+    assert "invite" in join(device, bea, private["id"], invite=code).json()["setup"]
+    started = join(device, cleo, private["id"], invite=code).json()
     assert started["status"] == "open"
     stranger = accounts(device, 2)[1]
-    seen = get(device, stranger, f"/api/tables/{waiting['id']}")
+    seen = get(device, stranger, f"/api/tables/{private['id']}?invite={code}")
     assert seen["seat"] is None and "invite" not in seen["setup"]
-    assert "invite" in get(device, anna, f"/api/tables/{waiting['id']}")["setup"]
+    assert "invite" in get(device, anna, f"/api/tables/{private['id']}")["setup"]
+    public = lobby_table(device, anna, players=2)
+    listed = get(device, stranger, "/api/lobby")["tables"]
+    assert [t["setup"]["invite"] for t in listed] == [public["setup"]["invite"]]

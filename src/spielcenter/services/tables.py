@@ -160,7 +160,7 @@ class StoredTable:
 
     def summary(self, viewer: str | None = None) -> JSON:
         """The table summary of docs/protocol.md as ``viewer`` (an account) may see it: the
-        invitation code only for the people at the table, who share it."""
+        invitation code of a private table only for the people at it, who share it."""
         row = self.record
         summary: JSON = {
             "id": row.id,
@@ -178,7 +178,9 @@ class StoredTable:
             "fairness": fairness_of(row, over=row.status == FINISHED),
         }
         if self.setup is not None:
-            summary["setup"] = _setup(self.setup, with_invite=self.seated(viewer))
+            # A public table's link is for anyone; a private table's only for its people.
+            shown = not self.setup.private or self.seated(viewer)
+            summary["setup"] = _setup(self.setup, with_invite=shown)
         return summary
 
     def _seat(self, seat: TableSeat) -> JSON:

@@ -43,9 +43,14 @@ class FollowingSocket {
 
   /** Subscribe (again) from the last seq seen; also used to catch up after a stale refusal. */
   subscribe() {
-    const open = { type: this.kind.open, [this.kind.idKey]: this.id };
+    const open = { type: this.kind.open, [this.kind.idKey]: this.id, ...this.openFields() };
     if (this.lastSeq !== null) open.last_seq = this.lastSeq;
     this.raw(open);
+  }
+
+  /** What else the subscription says (a private table's invitation). */
+  openFields() {
+    return {};
   }
 
   resync() {
@@ -123,6 +128,12 @@ export class TableSocket extends FollowingSocket {
     super(TABLE, tableId, onMessage, onConnection);
   }
 
+  /** A private table is watched with its invitation, if she came by its link. */
+  openFields() {
+    const invite = rememberedInvite(this.id);
+    return invite ? { invite } : {};
+  }
+
   /**
    * Send a move of her own seat; false if the socket is not connected right now.
    * No `seq` goes with it: the computers keep moving while she decides (giving windows are
@@ -131,4 +142,17 @@ export class TableSocket extends FollowingSocket {
   move(move) {
     return this.send({ type: "table.move", move });
   }
+}
+
+const INVITES = "spielcenter-invites";
+
+/** Keep the invitation of a table she followed a link to: watching a private table needs it. */
+export function rememberInvite(tableId, code) {
+  const known = JSON.parse(sessionStorage.getItem(INVITES) ?? "{}");
+  known[tableId] = code;
+  sessionStorage.setItem(INVITES, JSON.stringify(known));
+}
+
+function rememberedInvite(tableId) {
+  return JSON.parse(sessionStorage.getItem(INVITES) ?? "{}")[tableId] ?? null;
 }

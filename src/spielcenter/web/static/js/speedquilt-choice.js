@@ -33,10 +33,10 @@ export class StartChoice {
 
   /** The choice panel, or a waiting note once she has chosen. */
   render(view, legal) {
-    const me = view.seats[view.you];
+    const me = view.seats[view.you]; // none for a spectator: she only waits with the others
     const box = document.createElement("section");
     box.className = "sq-choice";
-    if (!me.hand || me.chosen || !legal.some((m) => m.startsWith("choose "))) {
+    if (!me?.hand || me.chosen || !legal.some((m) => m.startsWith("choose "))) {
       const waiting = document.createElement("p");
       waiting.className = "muted";
       waiting.textContent = t("sq.choice.waiting");

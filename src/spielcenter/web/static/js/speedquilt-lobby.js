@@ -4,6 +4,7 @@
 // also the waiting room until every seat is taken).
 
 import { getJson, listOf, send } from "./api.js";
+import { rememberInvite } from "./socket.js";
 import { seatName } from "./speedquilt-names.js";
 import { t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
@@ -329,6 +330,7 @@ export class JoinScreen extends LobbyPage {
 
   async load() {
     const table = await getJson(`/api/lobby/invite/${encodeURIComponent(this.code)}`);
+    rememberInvite(table.id, this.code); // to watch it, if it is private and she sits elsewhere
     const seated = sitsAt(table, this.app.me);
     // Once the game has begun, its players (and whoever follows a link) go to the table.
     if (table.status === "open" || table.status === "finished") {
