@@ -36,11 +36,11 @@ def test_the_fingerprint_is_shown_at_the_table_and_the_replay_says_the_dice_were
     line = page.locator(".replay-fairness")
     expect(line).to_have_text(
         f"Fair dice: the seed revealed at the end matches the fingerprint {fingerprint} shown at "
-        f"the start; all {verdict['rolls']} rolls and {verdict['draws']} draws follow from it."
+        f"the start; all {verdict['rolls']} rolls and all {verdict['draws']} draws follow from it."
     )
     page.locator('select[name="lang"]').first.select_option("de")
     expect(line).to_have_text(
         f"Faire Würfel: Der am Ende enthüllte Schlüssel passt zum Fingerabdruck {fingerprint} vom "
-        f"Anfang; alle {verdict['rolls']} Würfe und {verdict['draws']} gezogenen Blöcke folgen "
-        "daraus."
+        f"Anfang; alle {verdict['rolls']} Würfe und alle {verdict['draws']} gezogenen Blöcke "
+        "folgen daraus."
     )

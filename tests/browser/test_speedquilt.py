@@ -259,6 +259,51 @@ def test_after_a_computer_reroll_the_giving_window_counts_the_dice_that_help(
     expect(page.locator('.sq-history li[data-seat="0"]').last).to_contain_text("verzichtet")
 
 
+def test_a_giving_window_is_answered_with_one_key_and_offers_its_switch(
+    open_page: PageFactory,
+) -> None:
+    """Issue 38, finding 4: a game against three computers opens some sixty giving windows;
+    each is one keystroke (Enter or Space) as it is one tap, and the auto-continue switch is in
+    the window itself — off until she turns it on (seed 003)."""
+    page = open_page(locale="de-DE")
+    open_table(page, computers=3, level="normal")
+    choose_start_row(page)
+    wait_for_giving(page)
+    window = page.locator(".sq-giving")
+    expect(window.locator('input[name="auto_continue"]')).not_to_be_checked()
+    roll = window.get_attribute("data-roll")
+    page.evaluate("() => document.activeElement?.blur()")
+    page.keyboard.press("Enter")
+    expect(page.locator(f'.sq-giving[data-roll="{roll}"]')).to_have_count(0)
+    expect(page.locator('.sq-history li[data-seat="0"]').last).to_contain_text("verzichtet")
+    wait_for_giving(page)
+    page.locator('.sq-giving input[name="auto_continue"]').check()
+    saved = "async () => (await (await fetch('/api/me')).json()).settings.auto_continue === true"
+    page.wait_for_function(saved)
+
+
+def test_while_the_others_answer_her_reroll_she_reads_whom_she_waits_for(
+    open_page: PageFactory,
+) -> None:
+    """Issue 38, finding 4: while the others answered her reroll, her Reroll and End buttons
+    vanished and "Rerolls left: 2" stayed; after she acted it still said "Rerolls left: 1"."""
+    page = open_page(locale="de-DE")
+    open_table(page, computers=2, level="normal", tempo="slow")
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    click_and_wait(page, '.sq-actions [data-move="roll"]')
+    click_and_wait(page, '.sq-actions [data-move="reroll"]')
+    waiting = page.locator(".sq-actions .waiting-for")
+    expect(waiting).to_contain_text("Warten auf Hilde")
+    expect(page.locator('.sq-actions [data-move="reroll"]')).to_be_visible()  # they answered
+    expect(waiting).to_have_count(0)
+    click_and_wait(page, '.sq-actions [data-move="reroll"]')
+    draw = page.locator(".sq-actions .bin-draw-kit")
+    expect(draw).to_be_visible()
+    click_and_wait(page, ".sq-actions .bin-draw-kit")
+    expect(page.locator(".rerolls-left")).to_have_text("Würfeln ist für diesen Zug vorbei")
+
+
 def test_with_auto_continue_a_window_where_nothing_fits_passes_by_itself(
     open_page: PageFactory,
 ) -> None:

@@ -248,7 +248,7 @@ class HistoryService:
             log = [(seat, move) for seat, move in result.all()]
             people = [seat.account_id for seat in seats if seat.account_id]
             named = await db.execute(select(Account.id, Account.name).where(Account.id.in_(people)))
-            names: dict[str, str | None] = dict(named.tuples().all())
+            names: dict[str, str | None] = {i: name for i, name in named.all()}
         mine = [seat.seat for seat in seats if seat.account_id == account_id]
         engine = table_engine(row)
         if row is None or engine is None or not mine:

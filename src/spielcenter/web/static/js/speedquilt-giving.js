@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { blockDef } from "./speedquilt-blocks.js";
 import { canPlace } from "./speedquilt-plan.js";
 import { diceTray } from "./speedquilt-dice.js";
+import { checkbox } from "./speedquilt-settings.js";
 
 export const AUTO_PASS_MS = 2000;
 
@@ -34,8 +35,8 @@ function rollKey(view) {
 /**
  * The giving window of the viewer.
  * @param view the table view; `window` is view.turn.windows[you]
- * @param ui {selected, onSelect(name), onPass(), autoPass: bool, giverName, kits, legal,
- *            onThimble(name, delta), onDye(name, colour)}
+ * @param ui {selected, onSelect(name), onPass(), autoPass: bool, onAutoPass(on), giverName,
+ *            kits, legal, onThimble(name, delta), onDye(name, colour)}
  */
 export function givingWindow(view, ui) {
   const turn = view.turn;
@@ -84,8 +85,16 @@ export function givingWindow(view, ui) {
   pass.type = "button";
   pass.className = helpful.size ? "giving-pass" : "giving-pass primary";
   pass.textContent = helpful.size ? t("sq.giving.pass") : t("sq.giving.continue");
+  pass.setAttribute("aria-keyshortcuts", "Enter");
+  pass.title = t("sq.giving.key");
   pass.addEventListener("click", () => ui.onPass());
   buttons.append(pass);
+  if (ui.onAutoPass) {
+    // The switch where it matters: "auto-continue" stays off until she turns it on (seed 003).
+    buttons.append(
+      checkbox("auto_continue", ui.autoPass, "sq.setting.auto_continue", ui.onAutoPass),
+    );
+  }
   box.append(title, who, count, tray);
   if (helpful.size) box.append(hint);
   if (!helpful.size && ui.autoPass) {

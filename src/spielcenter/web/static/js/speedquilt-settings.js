@@ -37,7 +37,7 @@ function radioGroup(name, values, current, labelKey, onChange) {
   return group;
 }
 
-function checkbox(name, checked, labelKey, onChange) {
+export function checkbox(name, checked, labelKey, onChange) {
   const label = document.createElement("label");
   label.className = `setting-${name}`;
   const input = document.createElement("input");

@@ -101,7 +101,24 @@ export class TableScreen {
     this.applySettings();
     this.holdRenderWhilePressed();
     this.stopClocks = startClockTicker(this.root);
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
     this.socket.connect();
+  }
+
+  /**
+   * Enter or Space answers a giving window with nothing chosen: one keystroke, as one tap
+   * (a window opens after every reroll of every other player). Typing in a field, or a key on a
+   * focused button (which presses that button), is left alone.
+   */
+  key(event) {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const target = event.target;
+    if (target instanceof HTMLElement && target.closest("input, textarea, select, button, a"))
+      return;
+    if (!this.myWindow || this.givingDie || !this.legal.includes("pass")) return;
+    event.preventDefault();
+    this.play("pass");
   }
 
   /**
@@ -139,6 +156,7 @@ export class TableScreen {
     document.body.classList.remove("sq-body", "theme-lamp", "theme-linen");
     clearTimeout(this.autoPassTimer);
     clearTimeout(this.heldRender);
+    document.removeEventListener("keydown", this.onKey);
     this.stopClocks?.();
     for (const type of ["pointerup", "pointercancel"])
       window.removeEventListener(type, this.released, { capture: true });
@@ -622,7 +640,9 @@ export class TableScreen {
     const machines = mine ? (this.kits().sewing_machine ?? 0) : 0;
     const left = Math.max(0, 3 + machines - turn.rolls);
     const facts = el("p", "dice-facts");
-    facts.append(el("span", "rerolls-left", t("sq.rerolls_left", { count: left })));
+    // Once she has sewn or bought, rolling is over: no reroll is "left" any more.
+    const rolled = turn.acted ? t("sq.rolling_over") : t("sq.rerolls_left", { count: left });
+    facts.append(el("span", "rerolls-left", rolled));
     if (!mine)
       facts.append(" · ", el("span", "", t("sq.dice_of", { name: this.nameOf(turn.seat) })));
     box.append(facts);
@@ -676,6 +696,12 @@ export class TableScreen {
       bar.append(node);
     };
     if (!this.myTurn) return bar;
+    const answering = Object.keys(this.view.turn.windows ?? {}).map(Number);
+    if (answering.length) {
+      // Her reroll and end wait for the others' giving windows: say for whom.
+      const names = answering.map((seat) => this.nameOf(seat)).join(", ");
+      bar.append(el("p", "waiting-for", t("sq.waiting_for", { names })));
+    }
     add(t("sq.roll"), "roll", "primary");
     add(t("sq.reroll"), "reroll", "primary");
     for (const placed of this.view.seats[this.seat].quilt) {
@@ -841,6 +867,7 @@ export class TableScreen {
         selected: this.givingDie,
         giverName: this.nameOf(this.view.turn.seat),
         autoPass: this.settings.auto_continue,
+        onAutoPass: (on) => this.changeSetting({ auto_continue: on }),
         kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
         legal: this.legal,
         onSelect: (name) => {
