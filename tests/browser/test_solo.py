@@ -392,6 +392,31 @@ def test_the_history_speaks_of_blocks_places_and_patches_in_words(
     assert placed, "no sentence says where a block was laid"
 
 
+END_TABLE = """async ([points, quilt]) => {
+  const { endTable } = await import("/static/js/speedquilt-end.js");
+  const view = { you: 0, seats: [{ quilt: [] }] };
+  const result = {
+    scores: [points], places: [1], leaderboard_points: [null], empty_patches: [0],
+    breakdown: [{ total: quilt, blocks: [], remnant_colours: {} }],
+  };
+  const table = endTable(view, result, { nameOf: () => "Du", tempoMs: 10, onAgain() {} });
+  document.body.append(table);
+  table.querySelector(".end-row").click();
+  await new Promise((done) => setTimeout(done, 50));
+  return [...table.querySelectorAll(".breakdown-lines li, .breakdown-total")].map(
+    (node) => node.textContent,
+  );
+}"""
+
+
+def test_the_solo_end_table_adds_the_rounds_to_spare_to_its_total(open_page: PageFactory) -> None:
+    """Seed 003 departure (issue 38): "Zusammen: N Punkte" left out the 2 points per round to
+    spare that the points column counts; the breakdown now ends at the same total."""
+    page = open_page(locale="de-DE")
+    said = page.evaluate(END_TABLE, [26, 20])
+    assert said == ["Für die übrigen Runden: +6", "Zusammen: 26 Punkte"]
+
+
 def test_a_stage_she_has_left_draws_nothing_over_the_page_she_went_to(
     open_page: PageFactory,
 ) -> None:

@@ -304,6 +304,47 @@ def test_while_the_others_answer_her_reroll_she_reads_whom_she_waits_for(
     expect(page.locator(".rerolls-left")).to_have_text("Würfeln ist für diesen Zug vorbei")
 
 
+SOUNDS = """async () => {
+  // A stand-in for the Web Audio API that counts the tones asked for.
+  let tones = 0;
+  class Counting {
+    constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
+    createOscillator() {
+      tones += 1;
+      const param = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+      return { type: "", frequency: param, connect: (n) => n, start() {}, stop() {} };
+    }
+    createGain() {
+      const param = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+      return { gain: param, connect: (n) => n };
+    }
+  }
+  window.AudioContext = Counting;
+  const sounds = await import("/static/js/speedquilt-sounds.js");
+  const { tableSettings } = await import("/static/js/speedquilt-settings.js");
+  const counted = (play) => { const before = tones; play(); return tones - before; };
+  sounds.setSounds(false);
+  sounds.setClockBeep(tableSettings({}).clock_beep);
+  const quietRoom = [counted(sounds.playBell), counted(sounds.playClockWarning)];
+  sounds.setClockBeep(false);
+  sounds.setSounds(true);
+  const noBeep = [counted(sounds.playBell), counted(sounds.playClockWarning)];
+  return { quietRoom, noBeep, defaults: tableSettings({}) };
+}"""
+
+
+def test_the_clock_warning_beeps_even_with_the_living_room_sounds_off(
+    open_page: PageFactory,
+) -> None:
+    """Seed 003: "warnt dich das Spiel mit einem Piepton". The beep was a living-room sound and
+    stayed silent when those were off; it has its own switch now, on by default."""
+    page = open_page()
+    heard = page.evaluate(SOUNDS)
+    assert heard["defaults"]["clock_beep"] is True
+    assert heard["quietRoom"][0] == 0 and heard["quietRoom"][1] > 0
+    assert heard["noBeep"][0] > 0 and heard["noBeep"][1] == 0
+
+
 def test_with_auto_continue_a_window_where_nothing_fits_passes_by_itself(
     open_page: PageFactory,
 ) -> None:

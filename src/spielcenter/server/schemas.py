@@ -37,6 +37,8 @@ class SettingsUpdate(Body):
     auto_move: bool | None = None
     theme: Literal["light", "dark", "system"] | None = None
     sounds: bool | None = None
+    clock_beep: bool | None = None
+    """The clock's warning beep (its own switch: a warning is not a living-room sound)."""
     winnable_only: bool | None = None
     """The one switch both patiences once shared; read only where a game has no own switch."""
     winnable_only_cruel: bool | None = None

@@ -3,7 +3,7 @@
 // reckoning ("2 fertige Nachbarn × 2 = 4"); a dot on a finished remnant shows its chosen colour.
 
 import { t } from "./i18n.js";
-import { quiltGrid } from "./speedquilt-blocks.js";
+import { blockName, quiltGrid } from "./speedquilt-blocks.js";
 import { calculation } from "./speedquilt-info.js";
 
 const STEP_MS = 900;
@@ -44,7 +44,8 @@ export function endTable(view, result, ui) {
     for (const other of table.querySelectorAll("tr.open")) other.classList.remove("open");
     row.classList.add("open");
     timers.forEach(clearTimeout);
-    timers = breakdown(detail, view.seats[seat].quilt, result.breakdown[seat], ui);
+    const points = result.scores[seat];
+    timers = breakdown(detail, view.seats[seat].quilt, result.breakdown[seat], points, ui);
   };
   for (const seat of order) {
     const row = document.createElement("tr");
@@ -101,8 +102,12 @@ export function keptEndTable(screen, build, late) {
   return box;
 }
 
-/** Show one player's breakdown: her quilt small, her pattern blocks lit one after another. */
-function breakdown(detail, quilt, score, ui) {
+/**
+ * Show one player's breakdown: her quilt small, her pattern blocks lit one after another, and
+ * what her points hold besides the quilt (alone: 2 points for every round to spare), so that the
+ * total is the points of the table above.
+ */
+function breakdown(detail, quilt, score, points, ui) {
   const colours = score.remnant_colours ?? {};
   const grid = quiltGrid(quilt, { colours });
   grid.classList.add("small");
@@ -110,7 +115,7 @@ function breakdown(detail, quilt, score, ui) {
   lines.className = "breakdown-lines";
   const total = document.createElement("p");
   total.className = "breakdown-total";
-  total.textContent = t("sq.end.total", { points: score.total });
+  total.textContent = t("sq.end.total", { points });
   detail.replaceChildren(grid, lines, total);
   const timers = [];
   const step = ui.tempoMs ?? STEP_MS;
@@ -121,12 +126,24 @@ function breakdown(detail, quilt, score, ui) {
         grid.querySelector(`[data-cell="${entry.cell[0]},${entry.cell[1]}"]`)?.classList.add("lit");
         const item = document.createElement("li");
         item.dataset.block = entry.id;
+        const name = blockName(entry.id);
         item.textContent = entry.finished
-          ? `${entry.id}: ${calculation(entry)}`
-          : `${entry.id}: ${t("sq.end.unfinished")}`;
+          ? `${name}: ${calculation(entry)}`
+          : `${name}: ${t("sq.end.unfinished")}`;
         lines.append(item);
       }, index * step),
     );
   });
+  const bonus = points - score.total;
+  if (bonus > 0) {
+    timers.push(
+      setTimeout(() => {
+        const item = document.createElement("li");
+        item.className = "round-bonus";
+        item.textContent = t("sq.end.round_bonus", { points: bonus });
+        lines.append(item);
+      }, score.blocks.length * step),
+    );
+  }
   return timers;
 }

@@ -1,6 +1,6 @@
 // The view settings of the table (the gear): lamp light or linen by the window, living-room sounds,
 // "auto-continue when no die fits" while giving, and the tempo of new tables. Kept per account
-// (PUT /api/settings: table_theme, sounds, auto_continue, tempo).
+// (PUT /api/settings: table_theme, sounds, clock_beep, auto_continue, tempo).
 
 import { t } from "./i18n.js";
 
@@ -12,6 +12,7 @@ export function tableSettings(settings) {
   return {
     table_theme: THEMES.includes(settings.table_theme) ? settings.table_theme : "lamp",
     sounds: settings.sounds ?? true,
+    clock_beep: settings.clock_beep ?? true,
     auto_continue: Boolean(settings.auto_continue),
     tempo: TEMPOS.includes(settings.tempo) ? settings.tempo : "normal",
   };
@@ -73,6 +74,9 @@ export function settingsDialog(current, onChange, onClose) {
       onChange({ table_theme: v }),
     ),
     checkbox("sounds", current.sounds, "sq.setting.sounds", (v) => onChange({ sounds: v })),
+    checkbox("clock_beep", current.clock_beep, "sq.setting.clock_beep", (v) =>
+      onChange({ clock_beep: v }),
+    ),
     checkbox("auto_continue", current.auto_continue, "sq.setting.auto_continue", (v) =>
       onChange({ auto_continue: v }),
     ),

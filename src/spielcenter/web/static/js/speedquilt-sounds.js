@@ -1,16 +1,24 @@
 // Living-room sounds (Wohnzimmer-Geräusche), synthesised with the Web Audio API: a wooden rattle
 // for the dice, a soft thud for a block, a bell for the end. No sound files are downloaded.
+// The clock's warning beep is not a living-room sound: seed 003 warns her "mit einem Piepton"
+// whatever the room sounds like, so it has a switch of its own (on unless she turns it off).
 
 let context = null;
 let enabled = false;
+let beeps = true;
 
 /** Turn the sounds on or off (the view setting "sounds"). */
 export function setSounds(on) {
   enabled = Boolean(on);
 }
 
-function audio() {
-  if (!enabled) return null;
+/** Turn the clock's warning beep on or off (the view setting "clock_beep"). */
+export function setClockBeep(on) {
+  beeps = Boolean(on);
+}
+
+function audio(wanted = enabled) {
+  if (!wanted) return null;
   const Ctor = window.AudioContext || window.webkitAudioContext;
   if (!Ctor) return null;
   context ??= new Ctor();
@@ -46,10 +54,18 @@ export function playBlock() {
   if (ctx) tone(ctx, { freq: 110, start: 0, length: 0.18, gain: 0.25 });
 }
 
-/** The end of the game (or a clock's warning): a little bell. */
+/** The end of the game: a little bell. */
 export function playBell() {
   const ctx = audio();
   if (!ctx) return;
   tone(ctx, { freq: 880, start: 0, length: 0.6, gain: 0.1 });
   tone(ctx, { freq: 1320, start: 0.02, length: 0.4, gain: 0.05 });
+}
+
+/** Her clock ran out and the grace begins: two short beeps, with or without room sounds. */
+export function playClockWarning() {
+  const ctx = audio(beeps);
+  if (!ctx) return;
+  tone(ctx, { freq: 1000, start: 0, length: 0.12, type: "square", gain: 0.08 });
+  tone(ctx, { freq: 1000, start: 0.2, length: 0.12, type: "square", gain: 0.08 });
 }

@@ -30,7 +30,14 @@ import { TableSocket } from "./socket.js";
 import { chatPanel } from "./speedquilt-chat.js";
 import { button, el } from "./speedquilt-dom.js";
 import { neighbourLarge, neighboursPanel } from "./speedquilt-neighbours.js";
-import { playBell, playBlock, playRoll, setSounds } from "./speedquilt-sounds.js";
+import {
+  playBell,
+  playBlock,
+  playClockWarning,
+  playRoll,
+  setClockBeep,
+  setSounds,
+} from "./speedquilt-sounds.js";
 import { StartChoice } from "./speedquilt-choice.js";
 import {
   decorateNeighbours,
@@ -183,7 +190,7 @@ export class TableScreen {
     } else if (message.type === "table.clock") {
       // A clock ran out: a beep and the 10 s of grace (tables with people have clocks).
       if (message.seat === this.seat && message.phase === "grace") {
-        playBell();
+        playClockWarning();
         this.say(t("sq.clock_grace"), true);
       } else if (message.seat === this.seat) this.say(expiredText(message.kind), true);
     } else if (message.type === "table.event") {
@@ -368,6 +375,7 @@ export class TableScreen {
     document.body.classList.toggle("theme-linen", theme === "linen");
     this.root.style.setProperty("--sq-anim", `${ANIMATION_MS[this.tempo]}ms`);
     setSounds(this.settings.sounds);
+    setClockBeep(this.settings.clock_beep);
   }
 
   render() {
