@@ -33,7 +33,8 @@ def open_table(
     if deal is not None:
         panel.locator('input[name="deal"]').fill(str(deal))
     panel.locator('select[name="computers"]').select_option(str(computers))
-    panel.locator('select[name="level"]').select_option(level)
+    for index in range(1, computers + 1):  # each computer has its own strength
+        panel.locator(f'select[name="level{index}"]').select_option(level)
     panel.locator('select[name="tempo"]').select_option(tempo)
     panel.locator(".new-table").click()
     page.wait_for_selector(".sq-screen[data-seq]")

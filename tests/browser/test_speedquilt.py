@@ -345,6 +345,31 @@ def test_the_clock_warning_beeps_even_with_the_living_room_sounds_off(
     assert heard["noBeep"][0] > 0 and heard["noBeep"][1] == 0
 
 
+def test_each_computer_is_given_its_own_strength_on_the_start_page(
+    open_page: PageFactory,
+) -> None:
+    """Seed 003: "1 bis 3 Computer in drei Stärken"; the start page set one strength for all."""
+    page = open_page(locale="de-DE")
+    panel = page.locator(".speedquilt-panel")
+    panel.locator('select[name="computers"]').select_option("2")
+    expect(panel.locator('select[name="level3"]')).to_be_hidden()
+    panel.locator('select[name="level1"]').select_option("strong")
+    panel.locator('select[name="level2"]').select_option("easy")
+    expect(panel.locator(".computer-levels")).to_contain_text("Hilde")
+    panel.locator(".new-table").click()
+    page.wait_for_selector(".sq-screen[data-seq]")
+    table_id = page.evaluate("() => decodeURIComponent(location.hash.split('/')[2])")
+    seats = page.evaluate(
+        "async (id) => (await (await fetch(`/api/tables/${id}`)).json()).seats", table_id
+    )
+    assert [(s["kind"], s.get("level")) for s in seats] == [
+        ("human", None),
+        ("computer", "strong"),
+        ("computer", "easy"),
+    ]
+    expect(page.locator(".sq-screen")).to_contain_text("Hilde (stark)")
+
+
 def test_with_auto_continue_a_window_where_nothing_fits_passes_by_itself(
     open_page: PageFactory,
 ) -> None:

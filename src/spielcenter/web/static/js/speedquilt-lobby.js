@@ -5,7 +5,7 @@
 
 import { getJson, listOf, send } from "./api.js";
 import { rememberInvite } from "./socket.js";
-import { seatName } from "./speedquilt-names.js";
+import { NEIGHBOUR_NAMES, seatName } from "./speedquilt-names.js";
 import { t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import { TEMPOS, tableSettings } from "./speedquilt-settings.js";
@@ -25,7 +25,16 @@ export function speedquiltPanel(app) {
   panel.append(el("h2", "", t("game.speedquilt")), el("p", "blurb", t("blurb.speedquilt")));
   const form = el("form", "table-form");
   const count = select("computers", [1, 2, 3], (n) => t("sq.lobby.computers_n", { count: n }), 3);
-  const level = select("level", LEVELS, (l) => t(`sq.level.${l}`), "normal");
+  // "1 bis 3 Computer in drei Stärken" (seed 003): each computer its own strength, named as
+  // the table will name it.
+  const levels = NEIGHBOUR_NAMES.map((name, i) =>
+    labelled(name, select(`level${i + 1}`, LEVELS, (l) => t(`sq.level.${l}`), "normal")),
+  );
+  const strengths = el("fieldset", "computer-levels");
+  strengths.append(el("legend", "", t("sq.lobby.level")), ...levels);
+  const showLevels = () => levels.forEach((label, i) => (label.hidden = i >= Number(count.value)));
+  count.addEventListener("change", showLevels);
+  showLevels();
   const defaultTempo = tableSettings(app.settings).tempo;
   const tempo = select("tempo", TEMPOS, (v) => t(`sq.tempo.${v}`), defaultTempo);
   const deal = el("input");
@@ -38,7 +47,7 @@ export function speedquiltPanel(app) {
   start.type = "submit";
   form.append(
     labelled(t("sq.lobby.computers"), count),
-    labelled(t("sq.lobby.level"), level),
+    strengths,
     labelled(t("sq.setting.tempo"), tempo),
     labelled(t("start.deal_number"), deal),
     start,
@@ -46,7 +55,8 @@ export function speedquiltPanel(app) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const n = Number(count.value);
-    const options = { players: n + 1, bots: Array(n).fill(level.value), tempo: tempo.value };
+    const bots = levels.slice(0, n).map((label) => label.querySelector("select").value);
+    const options = { players: n + 1, bots, tempo: tempo.value };
     if (deal.value) options.deal = Number(deal.value);
     app.newTable(options);
   });
