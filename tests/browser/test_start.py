@@ -245,10 +245,11 @@ def test_account_refusals_are_german_under_the_form_that_was_sent(
     expect(first.locator(".account .who")).to_have_text(f"Angemeldet als {taken}")
 
     page = open_page(locale="de-DE")
-    games_top = page.locator(".games").bounding_box()
+    games_top = (page.locator(".games").bounding_box() or {})["y"]
     page.locator(".account summary").click()
-    # Finding 11: the opened panel pushed the page down and left an empty band beside it.
-    assert page.locator(".games").bounding_box() == games_top
+    # Finding 11: the opened panel pushed the page down and left an empty band beside it. (Only
+    # the top counts: the cards grow as their statistics arrive.)
+    assert (page.locator(".games").bounding_box() or {})["y"] == games_top
     assert_fits_the_width(page)
     claim_form = page.locator(".account form.claim")
     login_form = page.locator(".account form.login")
