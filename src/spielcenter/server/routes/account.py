@@ -64,6 +64,16 @@ async def me(request: Request, response: Response, platform: PlatformDep) -> MeP
     return await _me(platform, login)
 
 
+async def _switch_session(
+    response: Response, platform: Platform, old: Login, token: str, new: Login
+) -> MePublic:
+    """The device goes on with the session a claim or login issued: the old one's sockets
+    close, the cookie carries the new token (docs/security.md, "Sessions")."""
+    await platform.hub.close_session(old.session_id)
+    _set_cookie(response, platform, token)
+    return await _me(platform, new)
+
+
 @router.post("/account/claim")
 async def claim(
     body: Credentials,
@@ -76,9 +86,7 @@ async def claim(
     if not await platform.limits.allow_claim(name_key(body.name), client_address(request)):
         raise ApiError(429, "rate_limited", "too many claims: wait a minute")
     token, new_login = await platform.accounts.claim(login, body.name, body.password)
-    await platform.hub.close_session(login.session_id)
-    _set_cookie(response, platform, token)
-    return await _me(platform, new_login)
+    return await _switch_session(response, platform, login, token, new_login)
 
 
 @router.post("/account/login")
@@ -93,9 +101,7 @@ async def login_(
     if not await platform.limits.allow_login(name_key(body.name), client_address(request)):
         raise ApiError(429, "rate_limited", "too many login attempts: wait a minute")
     token, new_login = await platform.accounts.login(body.name, body.password, replacing=login)
-    await platform.hub.close_session(login.session_id)
-    _set_cookie(response, platform, token)
-    return await _me(platform, new_login)
+    return await _switch_session(response, platform, login, token, new_login)
 
 
 @router.post("/account/logout")
