@@ -1,6 +1,7 @@
 // What a quilt's pattern blocks count right now, for the block info during the game (the end table
 // uses the server's breakdown). The same eight lines as the engine's scoring: only finished
-// pattern blocks score; a finished remnant takes the colour worth most to its owner.
+// pattern blocks score; a finished remnant takes the colour worth most to its owner. Held to the
+// engine on random quilts by tests/browser/test_speedquilt_score_copy.py.
 
 import { blockDef, COLOURS } from "./speedquilt-blocks.js";
 
@@ -91,8 +92,11 @@ function scoreWith(quilt, chosen) {
 
 /** The quilt's score now: {total, blocks: [entry like the engine's breakdown], chosen}. */
 export function scoreQuilt(quilt) {
+  // In the engine's order (by cell: x, then y), so that ties between colours fall the same way
+  // and the block info names the colour the end table will show.
   const remnants = quilt
     .filter((b) => b.finished && blockDef(b.block) && !blockDef(b.block).colour)
+    .sort((a, b) => a.x - b.x || a.y - b.y)
     .map((b) => `${b.x},${b.y}`);
   let best = null;
   const choose = (index, chosen) => {
