@@ -5,9 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, ViewportSize, expect
 
-from .ui import PHONE, PageFactory, movable, seq, set_auto_move, start_deal, wait_past
+from .ui import (
+    DESKTOP,
+    PHONE,
+    PageFactory,
+    assert_fits_the_width,
+    assert_readable,
+    movable,
+    seq,
+    set_auto_move,
+    start_deal,
+    wait_past,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -155,3 +166,46 @@ def test_the_quilt_fits_a_phone_and_plays_by_taps(
     movable(page).first.click()
     expect(page.locator(".board .target")).not_to_have_count(0)
     page.screenshot(path=screenshots / "crazy-quilt-phone.png", full_page=True)
+
+
+def box_of(place: Locator) -> dict[str, float]:
+    box = place.bounding_box()
+    assert box is not None
+    return box
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale", "words"),
+    [
+        (DESKTOP, "en-GB", ("Foundations", "Stock", "Waste")),
+        (PHONE, "de-DE", ("Zielstapel", "Vorrat", "Abwurfstapel")),
+    ],
+    ids=["desktop-en", "phone-de"],
+)
+def test_the_waste_lies_by_the_stock_apart_from_the_foundations(
+    open_page: PageFactory, viewport: ViewportSize, locale: str, words: tuple[str, str, str]
+) -> None:
+    """Issue 38, finding 11: the waste lay at the end of the row of down foundations, as if it
+    were a fifth one. It lies beside the stock (seed: "Next to it you will form a face-up waste
+    pile"), away from the foundations, and each is named in words."""
+    page = open_page(viewport=viewport, locale=locale)
+    start_deal(page, "crazy-quilt", 1)
+    set_auto_move(page, False)
+    turn_a_card(page)
+    foundations = page.locator(".board .foundations")
+    expect(foundations.locator(".foundation")).to_have_count(8)
+    expect(foundations.locator('[data-dst="w"], .stock')).to_have_count(0)
+    labels = (".foundations-label", ".stock-label", ".waste-label")
+    for label, word in zip(labels, words, strict=True):
+        expect(page.locator(f".board {label}")).to_have_text(word)
+        assert_readable(page, page.locator(f".board {label}"))
+    waste, stock = box_of(page.locator('.board [data-dst="w"]')), box_of(page.locator(".stock"))
+    assert abs(waste["y"] - stock["y"]) < 2, "the waste lies in the stock's row"
+    by_the_stock = waste["x"] - (stock["x"] + stock["width"])
+    assert by_the_stock > 0, "the waste lies right of the stock"
+    for i in range(8):
+        pile = box_of(foundations.locator(".foundation").nth(i))
+        # In line with no foundation, and nearer the stock than to any of them.
+        assert abs(pile["y"] - waste["y"]) > pile["height"] / 4
+        assert waste["x"] - (pile["x"] + pile["width"]) > by_the_stock
+    assert_fits_the_width(page)

@@ -39,7 +39,14 @@ export function render(view) {
   board.className = "board cruel-board";
   const top = document.createElement("div");
   top.className = "foundations";
+  top.setAttribute("role", "group");
+  top.setAttribute("aria-label", t("pile.foundations"));
   for (const suit of SUITS) top.append(foundation(suit, view.foundations?.[suit]));
+  // Named in words as in Crazy Quilt, in the free space beside them (no extra height).
+  const label = document.createElement("span");
+  label.className = "pile-label foundations-label";
+  label.textContent = t("pile.foundations");
+  top.append(label);
   const redeals = document.createElement("p");
   redeals.className = "redeals";
   redeals.textContent = t("cruel.redeals", { count: view.redeals ?? 0 });
