@@ -18,6 +18,7 @@ from .ui import (
     board_cards,
     moves_made,
     play_first_by_click,
+    play_line,
     play_to_the_end,
     seq,
     set_auto_move,
@@ -31,32 +32,6 @@ pytestmark = pytest.mark.browser
 SHORT_DEAL = 158
 # A Cruel deal the solver wins quickly; its winning line is computed by the test.
 WINNABLE_DEAL = 59
-# The server takes 20 messages a second from a socket; one move every 60 ms stays below that.
-MOVE_SPACING_MS = 60
-
-PLAY_LINE = """async ([gameId, moves, spacing]) => {
-  const ws = new WebSocket(`ws://${location.host}/ws`);
-  await new Promise((ok) => ws.addEventListener("open", ok));
-  let status = "playing";
-  for (const move of moves) {
-    const answer = new Promise((ok) => {
-      const take = (event) => {
-        const message = JSON.parse(event.data);
-        if (message.type !== "event" && message.type !== "error") return;
-        ws.removeEventListener("message", take);
-        ok(message);
-      };
-      ws.addEventListener("message", take);
-    });
-    ws.send(JSON.stringify({ type: "move", game_id: gameId, move }));
-    const message = await answer;
-    if (message.type === "error") throw new Error(message.code);
-    status = message.view.status;
-    await new Promise((ok) => setTimeout(ok, spacing));
-  }
-  ws.close();
-  return status;
-}"""
 
 
 def finish_a_short_cruel_game(page: Page) -> tuple[str, list[list[str]]]:
@@ -186,7 +161,7 @@ def win_a_cruel_game(page: Page) -> None:
     game_id = page.evaluate("window.spielcenterScreen.gameId")
     page.goto("/#/")
     page.wait_for_selector(".game-panel")
-    assert page.evaluate(PLAY_LINE, [game_id, line, MOVE_SPACING_MS]) == "won"
+    assert play_line(page, game_id, line) == "won"
 
 
 def test_an_earned_achievement_shows_its_date(open_page: PageFactory, screenshots: Path) -> None:

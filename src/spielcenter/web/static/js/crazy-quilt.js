@@ -174,6 +174,14 @@ export function isFoundation(dst) {
   return dst.startsWith("u") || dst.startsWith("d");
 }
 
+/** A foundation as a place to put a card, in words: "onto 5♥, going up to the King". */
+export function foundationWords(dst, view) {
+  const direction = dst[0] === "u" ? "up" : "down";
+  const suit = dst[1];
+  const top = view.foundations?.[direction]?.[suit];
+  return t(`quilt.onto.${direction}`, { card: top ? cardLabel(top + suit) : suitSymbol(suit) });
+}
+
 /** Keys for the board's own actions. */
 export const actions = [
   { move: "s", key: "s", label: "action.turn" },

@@ -88,5 +88,10 @@ export function isFoundation(dst) {
   return dst.startsWith("f");
 }
 
+/** A foundation in words (a Cruel card only ever fits one, so nobody is asked). */
+export function foundationWords(dst) {
+  return t("cruel.foundation", { suit: suitSymbol(dst[1]) });
+}
+
 /** The key that plays the board's own action (the redeal) and its label. */
 export const actions = [{ move: "r", key: "r", label: "action.redeal" }];
