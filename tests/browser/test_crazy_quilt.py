@@ -255,8 +255,9 @@ def open_the_position(page: Page, deal: int) -> tuple[str, str]:
 
 def test_a_card_that_fits_both_foundations_asks_which_one(open_page: PageFactory) -> None:
     """Issue 38, finding 11: a double-click always sent a card to the up foundation when the
-    down one took it too. It asks, naming both in words; Escape asks nothing; the keyboard
-    chooses the down foundation, and the card lands there."""
+    down one took it too. It asks, naming both in words; Escape closes it and plays nothing;
+    asked again from the keyboard (Enter twice), Tab and Enter choose the down foundation, and
+    the card lands there."""
     page = open_page()
     both, _ = open_the_position(page, BOTH_FIT_DEAL)
     cell = page.locator(f'.board .cell[data-cell="{both}"]')
@@ -282,7 +283,10 @@ def test_a_card_that_fits_both_foundations_asks_which_one(open_page: PageFactory
     page.keyboard.press("Escape")
     expect(choice).to_have_count(0)
     assert seq(page) == before, "Escape plays nothing"
-    cell.dblclick()
+    # The keyboard's double-click: Enter twice on the card, which has the focus back.
+    expect(cell).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
     expect(options.first).to_be_focused()
     page.keyboard.press("Tab")
     expect(options.nth(1)).to_be_focused()
