@@ -346,3 +346,16 @@ def test_a_double_tap_sends_a_card_to_its_foundation_on_a_phone(open_page: PageF
     card.tap()
     wait_past(page, before)
     assert [home.nth(i).get_attribute("data-card") for i in range(4)] != on_foundations
+
+
+def test_the_foundations_are_named_apart_from_the_redeal_count(open_page: PageFactory) -> None:
+    """Issue 38, finding 11 (Cruel's side of "the waste looks like a fifth foundation"): Cruel
+    has no waste, and its foundations carry the same name in words as Crazy Quilt's, on a
+    phone too; the redeal count beside them is no pile."""
+    page = open_page(viewport=PHONE, locale="de-DE")
+    start_deal(page, "cruel", 1)
+    label = page.locator(".board .foundations .foundations-label")
+    expect(label).to_have_text("Zielstapel")
+    assert_readable(page, label)
+    expect(page.locator(".board .foundations .foundation")).to_have_count(4)
+    expect(page.locator(".board .redeals")).to_have_text("Neu verteilt: 0")

@@ -16,10 +16,14 @@ from .ui import (
     PHONE,
     PageFactory,
     board_cards,
+    moves_made,
     play_first_by_click,
+    play_line,
     play_to_the_end,
+    seq,
     set_auto_move,
     start_deal,
+    wait_past,
 )
 
 pytestmark = pytest.mark.browser
@@ -28,32 +32,6 @@ pytestmark = pytest.mark.browser
 SHORT_DEAL = 158
 # A Cruel deal the solver wins quickly; its winning line is computed by the test.
 WINNABLE_DEAL = 59
-# The server takes 20 messages a second from a socket; one move every 60 ms stays below that.
-MOVE_SPACING_MS = 60
-
-PLAY_LINE = """async ([gameId, moves, spacing]) => {
-  const ws = new WebSocket(`ws://${location.host}/ws`);
-  await new Promise((ok) => ws.addEventListener("open", ok));
-  let status = "playing";
-  for (const move of moves) {
-    const answer = new Promise((ok) => {
-      const take = (event) => {
-        const message = JSON.parse(event.data);
-        if (message.type !== "event" && message.type !== "error") return;
-        ws.removeEventListener("message", take);
-        ok(message);
-      };
-      ws.addEventListener("message", take);
-    });
-    ws.send(JSON.stringify({ type: "move", game_id: gameId, move }));
-    const message = await answer;
-    if (message.type === "error") throw new Error(message.code);
-    status = message.view.status;
-    await new Promise((ok) => setTimeout(ok, spacing));
-  }
-  ws.close();
-  return status;
-}"""
 
 
 def finish_a_short_cruel_game(page: Page) -> tuple[str, list[list[str]]]:
@@ -183,7 +161,7 @@ def win_a_cruel_game(page: Page) -> None:
     game_id = page.evaluate("window.spielcenterScreen.gameId")
     page.goto("/#/")
     page.wait_for_selector(".game-panel")
-    assert page.evaluate(PLAY_LINE, [game_id, line, MOVE_SPACING_MS]) == "won"
+    assert play_line(page, game_id, line) == "won"
 
 
 def test_an_earned_achievement_shows_its_date(open_page: PageFactory, screenshots: Path) -> None:
@@ -248,6 +226,66 @@ def test_the_daily_quilt_says_whether_it_was_played_today(open_page: PageFactory
     expect(facts.nth(2)).to_have_text("not played yet")
     # A guest is on no list (docs/ledger.md): the line says how to get onto it.
     expect(page.locator(".daily-rank .rank-line")).to_contain_text("Guests are on no list")
+
+
+def back_to_start(page: Page) -> None:
+    """Leave the game screen for the start page."""
+    page.locator(".toolbar .back").click()
+    page.wait_for_selector(".game-panel")
+
+
+def test_my_games_lists_what_was_played_last_first(open_page: PageFactory) -> None:
+    """Issue 38, finding 11: the list was ordered by when a game was dealt, with the tables
+    after all games. It goes by the last move: a table started now comes first, then the game
+    played a moment ago, then the one dealt after it but left since."""
+    page = open_page()
+    start_deal(page, "cruel", 1)
+    played = page.evaluate("window.spielcenterScreen.gameId")
+    back_to_start(page)
+    start_deal(page, "cruel", 2)
+    left = page.evaluate("window.spielcenterScreen.gameId")
+    back_to_start(page)
+    page.goto(f"/#/game/{played}")
+    page.wait_for_selector(".game-screen[data-seq] .board")
+    set_auto_move(page, False)
+    assert play_first_by_click(page)
+    back_to_start(page)
+    table = page.evaluate(
+        """async () => {
+          const me = await (await fetch('/api/me')).json();
+          const headers = {'X-CSRF-Token': me.csrf, 'Content-Type': 'application/json'};
+          const body = JSON.stringify({players: 2, bots: ['normal'], tempo: 'fast'});
+          return (await fetch('/api/tables', {method: 'POST', headers, body})).json();
+        }"""
+    )
+    open_my_games(page)
+    rows = page.locator(".games-table tr.game-row, .games-table tr.table-row")
+    expect(rows).to_have_count(3)
+    assert [rows.nth(i).get_attribute("data-id") for i in range(3)] == [table["id"], played, left]
+
+
+def test_my_games_count_the_moves_that_stand_and_the_ones_taken_back(
+    open_page: PageFactory,
+) -> None:
+    """Issue 38, finding 11: a move taken back still counted as a move. Three moves played and
+    one taken back: two moves stand, as the game screen says, and one was taken back."""
+    page = open_page()
+    start_deal(page, "cruel", 1)
+    set_auto_move(page, False)
+    assert play_first_by_click(page) and play_first_by_click(page)
+    before = seq(page)
+    page.keyboard.press("u")
+    wait_past(page, before)
+    assert play_first_by_click(page)
+    assert moves_made(page) == 2
+    back_to_start(page)
+    open_my_games(page)
+    moves = page.locator(".games-table .game-row td.moves")
+    expect(moves.locator(".standing")).to_have_text("2 moves")
+    expect(moves.locator(".undos")).to_have_text("1 move taken back")
+    page.locator('.progress-header select[name="lang"]').select_option("de")
+    expect(moves.locator(".standing")).to_have_text("2 Züge")
+    expect(moves.locator(".undos")).to_have_text("1 Zug zurückgenommen")
 
 
 def test_my_games_fit_a_phone(open_page: PageFactory, screenshots: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ from spielcenter.services.common import ServiceError
 from spielcenter.services.history import seat_views
 
 from .conftest import FakeClock, csrf, new_game
-from .progress_world import choose_first, make_world, play_idle
+from .progress_world import World, choose_first, make_world, play_idle
+from .test_speedquilt_replays import store_table, table_log
 
 
 async def test_the_list_holds_finished_and_unfinished_games_with_their_results(
@@ -102,3 +104,85 @@ def test_the_replay_endpoint_answers_with_the_steps(client: TestClient) -> None:
     assert response.status_code == 200
     assert [s["kind"] for s in response.json()["steps"]] == ["start"]
     assert client.get("/api/my-games/nope/replay").status_code == 404
+
+
+async def play_first_legal(world: World, account: str, game_id: str) -> str:
+    """Play the first legal move of a patience game; the move."""
+    live = await world.games.open(account, game_id)
+    move = live.engine.format_move(live.engine.legal_moves(live.record.state, 0)[0])
+    await world.games.move(account, game_id, move)
+    return move
+
+
+async def test_my_games_lists_the_game_played_last_first(tmp_path: Path, clock: FakeClock) -> None:
+    """Issue 38, finding 11: the list was ordered by when a game was dealt. A game played
+    again today comes before one dealt later and left since; an unplayed game stands at the
+    time it was dealt."""
+    world = await make_world(tmp_path, clock)
+    anna = await world.account("anna")
+    older = (await world.games.create(anna, "cruel", deal=1))["id"]
+    clock.advance(60)
+    newer = (await world.games.create(anna, "cruel", deal=2))["id"]
+    clock.advance(60)
+    await play_first_legal(world, anna, older)
+    clock.advance(60)
+    unplayed = (await world.games.create(anna, "crazy-quilt", deal=3))["id"]
+    listed = (await world.progress.history.my_games(anna))["games"]
+    await world.close()
+    assert [g["id"] for g in listed] == [unplayed, older, newer]
+    assert [g["last_move_at"] for g in listed] == [
+        (clock.now - timedelta(seconds=s)).isoformat() for s in (0, 60, 120)
+    ]
+
+
+async def test_my_games_keeps_games_of_the_same_moment_in_one_order(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Games dealt in the same second keep the order they are listed in every time."""
+    world = await make_world(tmp_path, clock)
+    anna = await world.account("anna")
+    for deal in range(1, 6):
+        await world.games.create(anna, "cruel", deal=deal)
+    first = [g["id"] for g in (await world.progress.history.my_games(anna))["games"]]
+    again = [g["id"] for g in (await world.progress.history.my_games(anna))["games"]]
+    await world.close()
+    assert first == again == sorted(first)
+
+
+async def test_my_games_counts_the_moves_that_stand_and_the_undos_apart(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Issue 38, finding 11: a move taken back was still counted. Three moves played, one
+    taken back, one played again: two moves stand (as the game screen counts), one undo."""
+    world = await make_world(tmp_path, clock)
+    anna = await world.account("anna")
+    game_id = (await world.games.create(anna, "cruel", deal=1))["id"]
+    await play_first_legal(world, anna, game_id)
+    await play_first_legal(world, anna, game_id)
+    await world.games.undo(anna, game_id)
+    await world.games.redo(anna, game_id)
+    await world.games.undo(anna, game_id)
+    await world.games.undo(anna, game_id)
+    await play_first_legal(world, anna, game_id)
+    await play_first_legal(world, anna, game_id)
+    live = await world.games.open(anna, game_id)
+    (listed,) = (await world.progress.history.my_games(anna))["games"]
+    await world.close()
+    assert (listed["standing_moves"], listed["undos"]) == (2, 3)
+    assert listed["standing_moves"] == len(live.record.moves)
+
+
+async def test_a_table_played_since_a_game_is_listed_as_played_later(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Tables and games are listed by the same time: the last move of an unfinished table."""
+    world = await make_world(tmp_path, clock)
+    anna = await world.account("anna")
+    game_id = (await world.games.create(anna, "cruel", deal=1))["id"]
+    clock.advance(60)
+    await store_table(world, [anna, None], table_log())
+    listed = await world.progress.history.my_games(anna)
+    await world.close()
+    (game,), (table,) = listed["games"], listed["tables"]
+    assert game["id"] == game_id
+    assert game["last_move_at"] < table["last_move_at"] == clock.now.isoformat()

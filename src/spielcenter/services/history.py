@@ -12,7 +12,10 @@ against it (services/fairness.py) — the line "Faire Würfel …" of the replay
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -107,6 +110,34 @@ def _step(
     }
 
 
+@dataclass
+class LogTally:
+    """What a game's log adds up to: its entries by kind and when the last was written."""
+
+    kinds: Counter[str] = field(default_factory=Counter)
+    last_at: datetime | None = None
+
+    @property
+    def standing_moves(self) -> int:
+        """The moves on the record now, as the game screen counts them: every move and redo
+        put one there, every undo took one off."""
+        return self.kinds["move"] + self.kinds["redo"] - self.kinds["undo"]
+
+    def add(self, kind: str, count: int, last_at: datetime) -> None:
+        """Count ``count`` entries of ``kind``, the last of them written ``last_at``."""
+        self.kinds[kind] += count
+        last_at = as_utc(last_at)
+        self.last_at = last_at if self.last_at is None else max(self.last_at, last_at)
+
+
+def newest_first(listed: list[JSON]) -> list[JSON]:
+    """``listed`` by the time of its last move, newest first; entries of the same moment keep
+    the order they came in (the sort is stable), so the page shows them the same every time."""
+    return sorted(
+        listed, key=lambda entry: datetime.fromisoformat(entry["last_move_at"]), reverse=True
+    )
+
+
 def table_engine(row: TableRecord | None) -> Speedquilt | None:
     """The engine a stored table was played with; ``None`` if it cannot be made again here (a
     table of the daily variant would need the server's secret)."""
@@ -135,14 +166,33 @@ class HistoryService:
         self.games = games
 
     async def my_games(self, account_id: str, state: str | None = None) -> JSON:
-        """Finished and unfinished games of every game, newest first, and the tables: those
-        still being played first, then the finished ones with their results."""
+        """Finished and unfinished games of every game, and the tables, each newest first by
+        the time of its last move (``last_move_at``); a game counts the moves that stand
+        (``standing_moves``, as its screen does) and the ones taken back (``undos``)."""
+        tallies = await self._tallies(account_id)
         listed = []
         for summary in await self.games.of_account(account_id, state):
-            listed.append({**summary, **await self._result(account_id, summary)})
+            tally = tallies.get(summary["id"], LogTally())
+            facts = {
+                "standing_moves": tally.standing_moves,
+                "undos": tally.kinds["undo"],
+                "last_move_at": tally.last_at.isoformat()
+                if tally.last_at
+                else summary["created_at"],
+            }
+            listed.append({**summary, **facts, **await self._result(account_id, summary)})
         unfinished = [] if state not in (None, "open") else await self._open_tables(account_id)
         tables = unfinished + ([] if state == "open" else await self._tables(account_id))
-        return {"games": listed, "tables": tables}
+        return {"games": newest_first(listed), "tables": newest_first(tables)}
+
+    async def _tallies(self, account_id: str) -> dict[str, LogTally]:
+        """The log tally of each game of the account that has an entry."""
+        async with self.sessionmaker() as db:
+            rows = await GameRepository(db).log_tallies(account_id)
+        tallies: dict[str, LogTally] = {}
+        for game_id, kind, count, last_at in rows:
+            tallies.setdefault(game_id, LogTally()).add(kind, count, last_at)
+        return tallies
 
     async def _result(self, account_id: str, summary: JSON) -> JSON:
         """What the list shows besides the summary: kind (patience, campaign stage, daily
@@ -172,6 +222,9 @@ class HistoryService:
             ids = [row.id for row in rows]
             result = await db.execute(seats.where(TableSeat.table_id.in_(ids)))
             counts = {table: count for table, count in result.all()}
+            last = select(TableEntry.table_id, func.max(TableEntry.created_at))
+            last = last.where(TableEntry.table_id.in_(ids)).group_by(TableEntry.table_id)
+            moved = {table: as_utc(at) for table, at in (await db.execute(last)).all()}
         return [
             {
                 "table_id": row.id,
@@ -179,6 +232,7 @@ class HistoryService:
                 "status": row.status,
                 "seats": counts[row.id],
                 "created_at": as_utc(row.created_at).isoformat(),
+                "last_move_at": moved.get(row.id, as_utc(row.created_at)).isoformat(),
             }
             for row in rows
         ]
@@ -201,6 +255,7 @@ class HistoryService:
                 "seats": row.seats,
                 "leaderboard_points": row.leaderboard_points,
                 "finished_at": as_utc(row.finished_at).isoformat(),
+                "last_move_at": as_utc(row.finished_at).isoformat(),
             }
             for row in rows
         ]

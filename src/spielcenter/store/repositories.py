@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .models import Account, GameEntry, GameRecord, Session
@@ -111,6 +111,18 @@ class GameRepository:
             .order_by(GameRecord.started_at, GameRecord.id)
         )
         return (await self.db.execute(query)).scalars().all()
+
+    async def log_tallies(self, account_id: str) -> Sequence[tuple[str, str, int, datetime]]:
+        """For each game of an account and each kind of entry in its log (``move``, ``undo``,
+        ``redo``): ``(game_id, kind, how many, when the last was written)``; one query."""
+        query = (
+            select(GameEntry.game_id, GameEntry.kind, func.count(), func.max(GameEntry.created_at))
+            .join(GameRecord, GameRecord.id == GameEntry.game_id)
+            .where(GameRecord.account_id == account_id)
+            .group_by(GameEntry.game_id, GameEntry.kind)
+        )
+        rows = (await self.db.execute(query)).all()
+        return [(game_id, kind, count, last) for game_id, kind, count, last in rows]
 
     async def entries(self, game_id: str) -> Sequence[GameEntry]:
         """The log of a game, in order."""

@@ -27,41 +27,82 @@ function foundationRow(direction, tops) {
   return row;
 }
 
-function stockAndWaste(view) {
-  const box = document.createElement("div");
-  box.className = "stock-waste";
-  const stock = document.createElement("div");
-  stock.className = "slot stock";
-  stock.dataset.action = view.stock_count > 0 ? "s" : "r";
-  stock.setAttribute("role", "button");
-  stock.tabIndex = 0;
-  stock.setAttribute("aria-label", t(view.stock_count > 0 ? "action.turn" : "action.redeal"));
-  stock.append(view.stock_count > 0 ? cardBack(view.stock_count) : emptySlot("↻", "stock-empty"));
+/** A pile's name in words, shown with it: a newcomer tells the piles apart without guessing. */
+function pileLabel(className, key) {
+  const label = document.createElement("span");
+  label.className = `pile-label ${className}`;
+  label.textContent = t(key);
+  return label;
+}
+
+/** The eight foundations as one named group: four building up, four building down. */
+function foundations(view) {
+  const group = document.createElement("div");
+  group.className = "foundations";
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", t("pile.foundations"));
+  group.append(
+    pileLabel("foundations-label", "pile.foundations"),
+    foundationRow("up", view.foundations?.up),
+    foundationRow("down", view.foundations?.down),
+  );
+  return group;
+}
+
+function stock(view) {
+  const slot = document.createElement("div");
+  slot.className = "slot stock";
+  slot.dataset.action = view.stock_count > 0 ? "s" : "r";
+  slot.setAttribute("role", "button");
+  slot.tabIndex = 0;
+  slot.setAttribute("aria-label", t(view.stock_count > 0 ? "action.turn" : "action.redeal"));
+  slot.append(view.stock_count > 0 ? cardBack(view.stock_count) : emptySlot("↻", "stock-empty"));
   const redeals = document.createElement("span");
   redeals.className = "redeals-left";
   redeals.textContent = t("quilt.redeals_left", { count: view.redeals_left ?? 0 });
-  stock.append(redeals);
+  slot.append(redeals);
+  return slot;
+}
 
-  const waste = document.createElement("div");
-  waste.className = "slot waste";
-  waste.dataset.dst = "w";
+function waste(view) {
+  const slot = document.createElement("div");
+  slot.className = "slot waste";
+  slot.dataset.dst = "w";
   const cards = view.waste || [];
   if (cards.length) {
-    waste.dataset.src = "w";
-    waste.append(cardElement(cards[cards.length - 1]));
-    waste.setAttribute(
-      "aria-label",
-      t("quilt.waste", { card: cardLabel(cards[cards.length - 1]) }),
-    );
+    slot.dataset.src = "w";
+    slot.append(cardElement(cards[cards.length - 1]));
+    slot.setAttribute("aria-label", t("quilt.waste", { card: cardLabel(cards[cards.length - 1]) }));
   } else {
-    waste.append(emptySlot(""));
-    waste.setAttribute("aria-label", t("quilt.waste_empty"));
+    slot.append(emptySlot(""));
+    slot.setAttribute("aria-label", t("quilt.waste_empty"));
   }
   const count = document.createElement("span");
   count.className = "waste-count";
   count.textContent = String(cards.length);
-  waste.append(count);
-  box.append(stock, waste);
+  slot.append(count);
+  return slot;
+}
+
+/** A pile with its name above it. */
+function namedPile(labelClass, key, slot) {
+  const place = document.createElement("div");
+  place.className = "pile-place";
+  place.append(pileLabel(labelClass, key), slot);
+  return place;
+}
+
+/**
+ * The stock and, right beside it, the waste, together in a tray of their own: the waste is
+ * the stock's pile, not a foundation (once it sat in the row of foundations and looked like one).
+ */
+function stockAndWaste(view) {
+  const box = document.createElement("div");
+  box.className = "stock-waste";
+  box.append(
+    namedPile("stock-label", "pile.stock", stock(view)),
+    namedPile("waste-label", "pile.waste", waste(view)),
+  );
   return box;
 }
 
@@ -95,11 +136,7 @@ export function render(view) {
   board.className = "board quilt-board";
   const side = document.createElement("div");
   side.className = "quilt-side";
-  side.append(
-    foundationRow("up", view.foundations?.up),
-    foundationRow("down", view.foundations?.down),
-    stockAndWaste(view),
-  );
+  side.append(foundations(view), stockAndWaste(view));
   board.append(side, quilt(view));
   return board;
 }
@@ -135,6 +172,14 @@ export function dragCard(board, src) {
 /** Foundation targets are the up ("u…") and down ("d…") piles. */
 export function isFoundation(dst) {
   return dst.startsWith("u") || dst.startsWith("d");
+}
+
+/** A foundation as a place to put a card, in words: "onto 5♥, going up to the King". */
+export function foundationWords(dst, view) {
+  const direction = dst[0] === "u" ? "up" : "down";
+  const suit = dst[1];
+  const top = view.foundations?.[direction]?.[suit];
+  return t(`quilt.onto.${direction}`, { card: top ? cardLabel(top + suit) : suitSymbol(suit) });
 }
 
 /** Keys for the board's own actions. */

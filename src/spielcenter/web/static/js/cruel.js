@@ -39,7 +39,14 @@ export function render(view) {
   board.className = "board cruel-board";
   const top = document.createElement("div");
   top.className = "foundations";
+  top.setAttribute("role", "group");
+  top.setAttribute("aria-label", t("pile.foundations"));
   for (const suit of SUITS) top.append(foundation(suit, view.foundations?.[suit]));
+  // Named in words as in Crazy Quilt, in the free space beside them (no extra height).
+  const label = document.createElement("span");
+  label.className = "pile-label foundations-label";
+  label.textContent = t("pile.foundations");
+  top.append(label);
   const redeals = document.createElement("p");
   redeals.className = "redeals";
   redeals.textContent = t("cruel.redeals", { count: view.redeals ?? 0 });
@@ -79,6 +86,11 @@ export function dragCard(board, src) {
 /** Foundation targets start with "f". */
 export function isFoundation(dst) {
   return dst.startsWith("f");
+}
+
+/** A foundation in words (a Cruel card only ever fits one, so nobody is asked). */
+export function foundationWords(dst) {
+  return t("cruel.foundation", { suit: suitSymbol(dst[1]) });
 }
 
 /** The key that plays the board's own action (the redeal) and its label. */

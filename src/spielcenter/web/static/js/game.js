@@ -60,6 +60,7 @@ export class GameScreen {
     this.socket.close();
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
+    this.input?.closeChoice();
     this.input?.stop();
   }
 
@@ -188,6 +189,8 @@ export class GameScreen {
     const kind = this.kind;
     if (!kind) return;
     this.buildGameControls();
+    // A choice between two foundations was about the position that is gone.
+    this.input?.closeChoice();
     const variant = t(`variant.${view.game}.${view.variant}`);
     this.title.textContent = `${t(`game.${view.game}`)} · ${variant}`;
     this.dealEl.textContent = t("game.deal", { deal: view.deal });

@@ -1,7 +1,11 @@
 // How a player moves cards on the board: click a card then a lit target, drag and drop (pointer
-// events, so mouse and touch alike), double-click or double-tap to send a card to its foundation,
-// and the keyboard (Enter on a focused card or target, and the game's keys). Whatever the input,
-// the move played is one of the server's legal moves; the screen sends it.
+// events, so mouse and touch alike), double-click or double-tap to send a card to its foundation
+// (asking which, when two take it), and the keyboard (Enter on a focused card or target, twice
+// for the foundation, and the game's keys). Whatever the input, the move played is one of the
+// server's legal moves; the screen sends it.
+
+import { MoveChoice } from "./choice.js";
+import { cardLabel, t } from "./i18n.js";
 
 const DOUBLE_TAP_MS = 400;
 const DRAG_THRESHOLD_PX = 6;
@@ -20,6 +24,7 @@ export class BoardInput {
     this.screen = screen;
     this.lastClick = { src: null, time: 0 };
     this.drag = null;
+    this.choice = null;
     this.suppressClick = false;
     this.onMove = (event) => this.pointerMove(event);
     this.onUp = (event) => this.pointerUp(event);
@@ -41,6 +46,7 @@ export class BoardInput {
   click(target) {
     const screen = this.screen;
     if (this.suppressClick || !screen.view || !(target instanceof Element)) return;
+    this.closeChoice();
     const action = target.closest("[data-action]")?.dataset.action;
     if (action) {
       if (screen.view.legal.includes(action)) screen.play(action);
@@ -62,13 +68,47 @@ export class BoardInput {
     screen.decorate();
   }
 
-  /** Double-click or double-tap: the card goes to its foundation if it may. */
+  /**
+   * Double-click or double-tap: the card goes to its foundation if it may. When two take it (an
+   * up and a down foundation in Crazy Quilt) the player says which; neither is the default.
+   */
   toFoundation(src) {
     const screen = this.screen;
     const moves = screen.movesByPlace().get(src) || [];
-    const home = moves.find((m) => screen.kind.isFoundation(m.to));
-    if (home) screen.play(home.move);
-    return Boolean(home);
+    const homes = moves.filter((m) => screen.kind.isFoundation(m.to));
+    if (homes.length === 1) screen.play(homes[0].move);
+    else if (homes.length > 1) this.askWhichFoundation(src, homes);
+    return homes.length > 0;
+  }
+
+  askWhichFoundation(src, homes) {
+    const screen = this.screen;
+    const place = screen.board.querySelector(`[data-src="${src}"]`);
+    const code = screen.kind.dragCard(screen.board, src)?.dataset.card;
+    if (!place || !code) return;
+    screen.selected = src;
+    screen.decorate();
+    const options = homes.map((home) => ({
+      label: screen.kind.foundationWords(home.to, screen.view),
+      choose: () => screen.play(home.move),
+    }));
+    const title = t("choice.where", { card: cardLabel(code) });
+    this.choice = new MoveChoice(place, title, options, () => this.choiceClosed(place));
+  }
+
+  /** After the choice: nothing chosen leaves the card as it was, with the focus back on it. */
+  choiceClosed(place) {
+    this.choice = null;
+    const screen = this.screen;
+    if (screen.pending || !place.isConnected) return;
+    screen.selected = null;
+    screen.decorate();
+    place.focus();
+  }
+
+  /** Close an open choice (a new position, a click elsewhere). */
+  closeChoice() {
+    this.choice?.close();
   }
 
   pointerDown(event) {
@@ -144,6 +184,14 @@ export class BoardInput {
     const screen = this.screen;
     if (isTyping(event.target) || event.altKey || event.metaKey || !screen.view) return;
     const key = event.key.toLowerCase();
+    if (this.choice) {
+      // While she chooses, the keys are the choice's: Tab, Enter and Escape.
+      if (key === "escape") {
+        event.preventDefault();
+        this.closeChoice();
+      }
+      return;
+    }
     const ctrl = event.ctrlKey;
     if ((ctrl && key === "y") || (ctrl && event.shiftKey && key === "z")) screen.command("redo");
     else if (ctrl && key === "z") screen.command("undo");

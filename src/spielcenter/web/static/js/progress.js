@@ -55,6 +55,15 @@ function resultText(entry) {
   return `${status} · ${t("progress.points_count", { count: entry.points })}`;
 }
 
+/** The moves that stand (as the game screen counts them) and, below, the ones taken back. */
+function movesCell(entry) {
+  const cell = el("td", "moves");
+  const count = entry.standing_moves ?? entry.moves ?? 0;
+  cell.append(el("span", "standing", t("progress.moves_standing", { count })));
+  if (entry.undos) cell.append(el("span", "undos", t("progress.undos", { count: entry.undos })));
+  return cell;
+}
+
 function gameRow(entry) {
   const actions = el("td", "actions");
   const replay = el("a", "replay-link", t("progress.replay"));
@@ -70,9 +79,9 @@ function gameRow(entry) {
   const tr = row(
     [
       gameTitle(entry),
-      formatDate(entry.finished_at ?? entry.created_at, true),
+      formatDate(entry.last_move_at ?? entry.created_at, true),
       resultText(entry),
-      String(entry.moves ?? 0),
+      movesCell(entry),
       actions,
     ],
     `game-row ${entry.status}`,
@@ -98,11 +107,25 @@ function tableRow(entry) {
     resume.href = `#/table/${id}`;
     actions.append(" ", resume);
   }
-  const when = formatDate(entry.finished_at ?? entry.created_at, true);
+  const when = formatDate(entry.last_move_at ?? entry.finished_at ?? entry.created_at, true);
   const cells = [t("progress.table_game"), when, result, "", actions];
   const tr = row(cells, `table-row ${entry.status}`);
   tr.dataset.id = entry.table_id;
   return tr;
+}
+
+/**
+ * Games and tables in one list, the last played first. The server sends each list in that
+ * order; the stable sort keeps it for rows of the same moment.
+ */
+function newestFirst(games, tables) {
+  const rows = [
+    ...games.map((entry) => ({ entry, draw: gameRow })),
+    ...tables.map((entry) => ({ entry, draw: tableRow })),
+  ];
+  const when = ({ entry }) => Date.parse(entry.last_move_at ?? entry.created_at);
+  rows.sort((a, b) => when(b) - when(a));
+  return rows.map(({ entry, draw }) => draw(entry));
 }
 
 function gamesTab() {
@@ -110,7 +133,7 @@ function gamesTab() {
   box.append(el("p", "muted loading", t("progress.loading")));
   getJson("/api/my-games")
     .then((data) => {
-      const rows = [...data.games.map(gameRow), ...data.tables.map(tableRow)];
+      const rows = newestFirst(data.games, data.tables);
       if (!rows.length) {
         box.replaceChildren(el("p", "muted empty", t("progress.no_games")));
         return;
