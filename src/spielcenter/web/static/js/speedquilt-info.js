@@ -176,6 +176,7 @@ export class BlockInfo {
     this.box = document.createElement("aside");
     this.box.className = "sq-info";
     this.box.setAttribute("role", "dialog");
+    this.box.setAttribute("aria-label", t("sq.info.title"));
     this.box.hidden = true;
     host.append(this.box);
   }
