@@ -417,6 +417,7 @@ def test_block_info_opens_on_hover_and_click_and_tells_what_the_block_means_now(
     expect(info).to_contain_text("Karten-Info")
     expect(info).to_contain_text("Flicken 1:")
     expect(info).to_contain_text(re.compile("Mit deinem Wurf kannst du ihn (nicht )?kaufen"))
+    assert_accessible(page)  # the block info names the block in words, not by its id
     page.screenshot(path=screenshots / "speedquilt-block-info.png")
     own = page.locator(".sq-own .quilt-cell").first
     own.hover()
@@ -443,6 +444,7 @@ def test_tapping_a_neighbour_shows_her_quilt_large_with_block_info(
     info = page.locator(".sq-info")
     expect(info.locator("h4")).to_have_text("Für sie jetzt")
     expect(info).to_contain_text(re.compile("Ihr fehlen noch|bringt ihr|wirkt für sie"))
+    assert_accessible(page)
     page.wait_for_timeout(ANIMATION_MS)
     page.screenshot(path=screenshots / "speedquilt-neighbour.png")
     large.locator(".close-large").click()
@@ -578,6 +580,7 @@ def test_on_a_phone_a_long_press_on_a_shop_block_opens_its_block_info(
     expect(info).to_have_class(re.compile("pinned"))
     expect(info).to_contain_text("Block info")
     expect(info).to_contain_text("Patch 1:")
+    assert_accessible(page)
     page.locator(".sq-toolbar h1").tap()  # a tap elsewhere closes it
     expect(info).to_be_hidden()
 
