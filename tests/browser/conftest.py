@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
-from .ui import DESKTOP, PageFactory
+from .ui import DESKTOP, PHONE_LAYOUT_WIDTH, PageFactory
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -36,8 +36,6 @@ ONE_ADDRESS_FOR_ALL = {
 }
 """Every test's browser context is a new guest from 127.0.0.1: the whole run is one address,
 more than any household (the limits themselves are tested in tests/security/)."""
-PHONE_LAYOUT_WIDTH = 700
-"""Narrower than this the pages take their phone layout (the CSS's max-width: 699px)."""
 
 
 def _free_port() -> int:

@@ -35,7 +35,7 @@ from .speedquilt_ui import (
     play_to_the_end,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory, claim_account
+from .ui import PHONE, PageFactory, assert_accessible, claim_account
 
 pytestmark = pytest.mark.browser
 
@@ -114,10 +114,12 @@ def test_the_daily_quilt_is_played_to_its_end_and_ranked(
     expect(page.locator(".solo-giving h2")).to_have_text("Giving turn")
     expect(page.locator(".sq-whose")).to_have_text("Giving turn: the dice have been rolled once.")
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-giving-turn.png")
     play_until(page, "shop_remove")
     expect(page.locator(".solo-remove .remove-shelf")).to_have_count(2)
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-shop-removal.png")
     play_solo_to_the_end(page)
 
@@ -136,6 +138,7 @@ def test_the_daily_quilt_is_played_to_its_end_and_ranked(
         "Daily guest"
     )
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-daily-result.png")
 
     # The history the screen wrote as she played is the one the server tells in the replay.
@@ -178,6 +181,7 @@ def step_through_the_replay(page: Page, screenshots: Path, history: list[str]) -
     board.locator(".sq-end .end-row").click()
     expect(board.locator(".breakdown-total")).to_be_visible()
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-replay-end.png", full_page=True)
     page.locator(".replay-controls .back").click()
     expect(board.locator(".sq-end")).to_have_count(0)
@@ -197,11 +201,13 @@ def test_a_campaign_stage_is_played_to_its_end_on_a_phone(
     play_until(page, "giving_turn")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-phone-giving-turn.png")
     play_until(page, "shop_remove")
     expect(page.locator(".solo-remove .remove-shelf")).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-phone-shop-removal.png")
     play_solo_to_the_end(page)
 
@@ -219,6 +225,7 @@ def test_a_campaign_stage_is_played_to_its_end_on_a_phone(
     )
     assert after["spools"] == (2 if cleared else 1)
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-stage-result-phone.png", full_page=True)
     expect(end.locator(".end-again")).to_have_text("Nächste Stufe" if cleared else "Stufe nochmal")
     end.locator(".end-again").click()
@@ -237,6 +244,7 @@ def test_a_campaign_stage_is_played_to_its_end_on_a_phone(
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-replay-phone.png")
 
 
@@ -268,6 +276,7 @@ def test_a_table_replays_from_her_seat_with_the_dice_as_they_were(
     assert moves[-1] == rolled
     expect(board.locator(".replay-dice .die-slot")).to_have_count(5)
     settle(page)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "solo-replay-table.png", full_page=True)
 
 

@@ -28,7 +28,7 @@ from .speedquilt_ui import (
     wait_for_mine,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory
+from .ui import PHONE, PageFactory, assert_accessible
 
 SMALL_PHONE: ViewportSize = {"width": 375, "height": 667}
 """A small phone: the docked giving window covers the lower part of her quilt here."""
@@ -82,6 +82,7 @@ def test_she_puts_one_dealt_block_back_and_lays_the_other_three_in_her_order(
     for index in (3, 1, 2):  # the order she wants
         hand.nth(index).click()
     expect(page.locator(".choice-block.returned")).to_have_attribute("data-block", dealt[0])
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-start-choice.png")
     click_and_wait(page, ".choice-confirm")
     wait_for_my_turn(page)
@@ -107,6 +108,7 @@ def test_dice_in_the_basket_do_not_roll_again_and_two_rerolls_are_allowed(
     click_and_wait(page, '.die-slot[data-die="red"] .basket-button')
     expect(page.locator('.die-slot[data-die="red"]')).to_have_class(re.compile("in-basket"))
     page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-dice.png")
     click_and_wait(page, '.sq-actions [data-move="reroll"]')
     assert die_values(page)["red"] == before["red"]
@@ -154,6 +156,7 @@ def test_a_tapped_die_lights_the_patches_it_may_go_and_a_full_plan_sews_the_bloc
     expect(sew).to_have_text("Block nähen")
     expect(own.locator(".patch.planned")).to_have_count(len(pairs))
     page.mouse.move(5, 5)  # no block info over the plan
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-sewing.png")
     click_and_wait(page, ".sq-own .sew-button")
     finished = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{block}"])')
@@ -194,6 +197,7 @@ def test_three_equal_dice_buy_a_kit_placed_on_a_lit_cell(
     slots = page.locator(".sq-own .quilt-slot")
     expect(slots).not_to_have_count(0)
     page.mouse.move(5, 5)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-buying.png")
     cell = slots.first.get_attribute("data-cell")
     click_and_wait(page, ".sq-own .quilt-slot")
@@ -226,6 +230,7 @@ def test_after_the_last_roll_with_nothing_done_the_bargain_bin_draws_blind(
     expect(drawn).to_have_count(1)
     expect(page.locator(".sq-own .quilt-slot")).not_to_have_count(0)
     page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-bargain-bin.png")
     click_and_wait(page, ".bin-return")
     expect(page.locator(".bin-drawn")).to_have_count(0)
@@ -254,6 +259,7 @@ def test_after_a_computer_reroll_the_giving_window_counts_the_dice_that_help(
         expect(count).to_have_text("Keiner der neuen Würfel passt bei dir.")
         expect(window.locator(".giving-pass")).to_have_text("Weiter")
     page.wait_for_timeout(ANIMATION_MS)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-giving.png")
     click_and_wait(page, ".sq-giving .giving-pass")
     expect(page.locator('.sq-history li[data-seat="0"]').last).to_contain_text("verzichtet")
@@ -411,6 +417,7 @@ def test_block_info_opens_on_hover_and_click_and_tells_what_the_block_means_now(
     expect(info).to_contain_text("Karten-Info")
     expect(info).to_contain_text("Flicken 1:")
     expect(info).to_contain_text(re.compile("Mit deinem Wurf kannst du ihn (nicht )?kaufen"))
+    assert_accessible(page)  # the block info names the block in words, not by its id
     page.screenshot(path=screenshots / "speedquilt-block-info.png")
     own = page.locator(".sq-own .quilt-cell").first
     own.hover()
@@ -437,6 +444,7 @@ def test_tapping_a_neighbour_shows_her_quilt_large_with_block_info(
     info = page.locator(".sq-info")
     expect(info.locator("h4")).to_have_text("Für sie jetzt")
     expect(info).to_contain_text(re.compile("Ihr fehlen noch|bringt ihr|wirkt für sie"))
+    assert_accessible(page)
     page.wait_for_timeout(ANIMATION_MS)
     page.screenshot(path=screenshots / "speedquilt-neighbour.png")
     large.locator(".close-large").click()
@@ -458,6 +466,7 @@ def test_the_view_settings_switch_theme_and_are_kept_for_the_account(
     expect(settings).to_contain_text("Wenn kein Würfel passt: automatisch weiter")
     expect(settings.locator('input[name="auto_continue"]')).not_to_be_checked()
     page.wait_for_timeout(ANIMATION_MS)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-settings.png")
     settings.locator('input[value="linen"]').check()
     settings.locator('input[name="sounds"]').uncheck()
@@ -467,6 +476,7 @@ def test_the_view_settings_switch_theme_and_are_kept_for_the_account(
     wait_for_my_turn(page)
     roll(page)
     page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-linen.png")
     page.reload()
     page.wait_for_selector(".sq-screen[data-seq]")
@@ -514,17 +524,20 @@ def test_on_a_phone_tabs_switch_and_the_shop_is_a_line_until_opened(
     expect(page.locator(".sq-history")).to_be_hidden()
     expect(page.locator(".shelf-kit")).to_be_hidden()
     page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone.png")
     page.locator(".sq-tabs .tab-history").tap()
     expect(page.locator(".sq-history")).to_be_visible()
     expect(page.locator(".sq-neighbours")).to_be_hidden()
     page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-history.png")
     page.locator(".sq-tabs .tab-chat").tap()
     expect(page.locator(".chat-empty")).to_be_visible()
     page.locator(".shop-toggle").tap()
     expect(page.locator(".shelf-kit")).to_be_visible()
     page.mouse.move(0, 0)  # the pointer of the clicks above hovers no block
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-shop.png")
 
 
@@ -567,6 +580,7 @@ def test_on_a_phone_a_long_press_on_a_shop_block_opens_its_block_info(
     expect(info).to_have_class(re.compile("pinned"))
     expect(info).to_contain_text("Block info")
     expect(info).to_contain_text("Patch 1:")
+    assert_accessible(page)
     page.locator(".sq-toolbar h1").tap()  # a tap elsewhere closes it
     expect(info).to_be_hidden()
 
@@ -585,6 +599,7 @@ def test_on_a_phone_tapping_her_block_opens_the_sewing_view(
     expect(sewing.locator(".die-slot")).to_have_count(5)
     expect(sewing.locator("h2")).to_contain_text("Nähen:")
     page.wait_for_timeout(ANIMATION_MS)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-sewing.png")
     sewing.locator(".close-sewing").tap()
     expect(sewing).to_have_count(0)
@@ -611,6 +626,7 @@ def test_on_a_small_phone_the_docked_giving_window_never_hides_the_lit_patches(
     expect(page.locator(".sq-own .patch.target")).not_to_have_count(0)
     lit = page.evaluate(LIT_UNDER_DOCK_JS)
     assert any(patch["visible"] for patch in lit), "no lit patch can be tapped"
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-small-phone-giving.png")
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     lit = page.evaluate(LIT_UNDER_DOCK_JS)
@@ -662,6 +678,7 @@ def test_a_whole_game_against_three_computers_on_the_desktop_in_german(
     expect(page.locator(".sq-end .end-row").first).to_have_class(re.compile("open"))
     assert page.locator(".sq-end .breakdown-lines li").count() >= shown > 0
     page.wait_for_timeout(1_500)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-end.png")
     expect(page.locator(".sq-history li").last).to_contain_text("Ende der Partie")
 
@@ -674,4 +691,5 @@ def test_a_whole_game_against_three_computers_on_a_phone_in_english(
     play_to_the_end(page)
     check_end_table(page, "points", "×")
     page.wait_for_timeout(1_500)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-end.png")

@@ -45,7 +45,7 @@ from .speedquilt_ui import (
     wait_for_mine,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory
+from .ui import PHONE, PageFactory, assert_accessible
 
 pytestmark = pytest.mark.browser
 
@@ -141,6 +141,7 @@ def test_the_thimble_changes_the_die_by_one_only_in_her_own_view(
     delta = +1 if int(rolled["pips"]) < 6 else -1
     page.locator(f'.sq-dice-area .die-slot[data-die="{die}"] .die-face').click()
     page.mouse.move(0, 0)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-thimble.png")
     sign = "plus" if delta > 0 else "minus"
     click_and_wait(page, f'.sq-dice-area .die-slot[data-die="{die}"] .thimble.{sign}')
@@ -226,6 +227,7 @@ def test_the_dye_bath_recolours_the_die_only_in_her_own_view(
     rolled = die_seen(page, die)
     page.locator(f'.sq-dice-area .die-slot[data-die="{die}"] .die-face').click()
     page.mouse.move(0, 0)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-dye-bath.png")
     to = next(c for c in SYMBOLS if c != rolled["colour"])
     click_and_wait(page, f'.sq-dice-area .die-slot[data-die="{die}"] .dye[data-colour="{to}"]')
@@ -258,6 +260,7 @@ def test_on_a_phone_the_thimble_and_dye_buttons_sit_under_the_tapped_die(
         assert box is not None and box["y"] >= face["y"] + face["height"] - 1
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     page.wait_for_timeout(ANIMATION_MS)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-dye-bath.png")
 
 
@@ -302,6 +305,7 @@ def test_with_finished_scissors_a_die_of_any_value_stands_in_when_buying(
     slots = page.locator(".sq-own .quilt-slot")
     expect(slots).not_to_have_count(0)
     page.mouse.move(0, 0)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-scissors.png")
     cell = slots.first.get_attribute("data-cell")
     click_and_wait(page, ".sq-own .quilt-slot")
@@ -349,6 +353,7 @@ def test_on_a_phone_the_scissors_purchase_opens_the_shop(
     kits.first.tap()
     expect(page.locator(".sq-own .quilt-slot")).not_to_have_count(0)
     page.wait_for_timeout(ANIMATION_MS)
+    assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-scissors.png")
 
 

@@ -38,7 +38,7 @@ from .tables_ui import (
     take_a_step,
     wait_for_table,
 )
-from .ui import PHONE, PageFactory, claim_account
+from .ui import PHONE, PageFactory, assert_accessible, claim_account
 
 pytestmark = pytest.mark.browser
 
@@ -103,6 +103,8 @@ def anna_rerolls_and_beas_giving_clock_runs_out(anna: Page, bea: Page, shots: Pa
     expect(waiting).to_be_visible()
     expect(waiting.locator(".sq-clock")).to_be_visible()
     expect(anna.locator('.sq-actions [data-move="end"]')).to_have_count(0)  # her end waits
+    assert_accessible(anna)
+    assert_accessible(bea)
     anna.screenshot(path=str(shots / "tables-running-clock.png"))
     # The scaled giving clock starts at 15 s and turns to the warning colour at 10 s left, so
     # the wait may be longer than an expectation's default 5 s.
@@ -152,10 +154,13 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
     open_lobby(anna)
     expect(anna.locator(".lobby-create")).to_contain_text("1.000 Taler")
     link = create_table(anna, ["person", "normal"], think="120", giving="30", stake=STAKE)
+    assert_accessible(anna)  # her waiting room
     # Bea's list of open tables refreshes by itself and shows Anna's table.
     expect(bea.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')).to_be_visible()
+    assert_accessible(bea)
     bea.screenshot(path=str(screenshots / "tables-lobby.png"))
     bea.goto(link)
+    assert_accessible(bea)  # the invitation
     bea.locator(".lobby-waiting .join-table").click()
     table_id = wait_for_table(bea)
     assert wait_for_table(anna) == table_id
@@ -201,6 +206,8 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
     # The pot is paid out, and not one taler was made or lost: the people's balances, the
     # house's part of this table's movements and the (now empty) pot sum to what they were.
     expect(anna.locator(".sq-payout")).to_be_visible(timeout=STEP_TIMEOUT_MS)
+    assert_accessible(anna)
+    assert_accessible(bea)
     anna.screenshot(path=str(screenshots / "tables-end.png"))
     pot = api(anna, f"/api/ledger/tables/{table_id}")
     stake, payout = pot["movements"]
@@ -223,6 +230,7 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
         ["payout", "stake", "opening"] if paid.get(0) else ["stake", "opening"]
     )
     expect(anna.locator(".taler-balance")).to_contain_text(f"{balance(anna):,}".replace(",", "."))
+    assert_accessible(anna)
     anna.screenshot(path=str(screenshots / "tables-taler.png"))
 
 
@@ -289,3 +297,27 @@ def test_the_lobby_fits_a_phone(open_page: PageFactory, screenshots: Path) -> No
     width = anna.evaluate("() => document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"]
     anna.screenshot(path=str(screenshots / "tables-lobby-phone.png"), full_page=True)
+
+
+def test_a_table_with_others_reads_well_on_a_phone_in_both_languages(
+    open_page: PageFactory,
+) -> None:
+    """Her waiting room, his invitation and the table the two share, each checked by
+    `assert_accessible` on a phone: Anna in German, Bea in English."""
+    anna = open_page(viewport=PHONE, locale="de-DE")
+    bea = open_page(viewport=PHONE, locale="en-GB")
+    open_lobby(anna)
+    link = create_table(anna, ["person"], think="null", giving="null")
+    assert_accessible(anna)
+    bea.goto(link)
+    expect(bea.locator(".lobby-waiting .join-table")).to_be_visible()
+    assert_accessible(bea)
+    bea.locator(".lobby-waiting .join-table").click()
+    assert wait_for_table(bea) == wait_for_table(anna)
+    for page in (anna, bea):
+        page.locator(".sq-tabs .tab-chat").tap()  # on a phone the chat is a tab
+    chat(anna, "Hallo Bea")
+    chat(bea, "Hi Anna!")
+    expect(anna.locator(".sq-chat .chat-lines li")).to_have_count(2)
+    for page in (anna, bea):
+        assert_accessible(page)

@@ -10,12 +10,19 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
+from functools import cache
 
 from playwright.sync_api import Locator, Page, ViewportSize, expect
+
+from spielcenter.web.i18n import catalog
+
+from .axe import describe, run_axe
 
 MAX_STEPS = 250
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
+PHONE_LAYOUT_WIDTH = 700
+"""Narrower than this the pages take their phone layout (the CSS's max-width: 699px)."""
 
 PageFactory = Callable[..., Page]
 """``open_page(viewport=PHONE, locale="de-DE")``: the start page in a fresh browser context."""
@@ -266,3 +273,87 @@ def assert_fits_the_width(page: Page) -> None:
     """Nothing on the page reaches past the window's width or is cut off sideways."""
     wide = page.evaluate(OVERFLOW_JS)
     assert wide == [], f"wider than the window ({page.viewport_size}): {wide[:8]}"
+
+
+RAW_NOTATION = {
+    "a block id": re.compile(r"\b[A-Z]\d{2}(?::\d+)?\b"),
+    "a patience move": re.compile(r"\b\d{1,2}(?:>\d{1,2}|f)\b|\b[a-h]\d[udw]\b"),
+    "a card code": re.compile(r"\b[2-9TJQKA][SHDC]\b"),
+    "a cell": re.compile(r"(?<![\w,.-])-?\d+,-\d+\b"),
+}
+"""What the engines write and a person should never read: "K19", "P45:1", "3>7", "e4u", "8S",
+"1,-1". A cell with no minus sign ("1,0") looks like a German decimal; English pages catch it."""
+ENGLISH_CELL = re.compile(r"(?<![\w,.-])-?\d{1,2},\d{1,2}(?![\w,.])")
+"""A cell on an English page: English writes no decimal commas, and thousands have three digits."""
+
+
+def raw_notation(text: str, lang: str) -> list[str]:
+    """The pieces of ``text`` that are engine notation rather than words, each with its kind."""
+    patterns = dict(RAW_NOTATION)
+    if lang == "en":
+        patterns["a cell"] = re.compile(f"{RAW_NOTATION['a cell'].pattern}|{ENGLISH_CELL.pattern}")
+    return [
+        f"{kind} {found.group()!r} in …{text[max(0, found.start() - 30) : found.end() + 30]!r}…"
+        for kind, pattern in patterns.items()
+        for found in pattern.finditer(text)
+    ]
+
+
+ICU_PLURAL = re.compile(r"\{\w+, plural,(?:\s*=?\w+\s*\{[^{}]*\})+\s*\}")
+
+
+@cache
+def english_phrases() -> tuple[str, ...]:
+    """The English texts of the catalogue that German says otherwise, cut at their placeholders
+    into phrases of two words or more ("Rerolls left: {n}" gives "Rerolls left")."""
+    english, german = catalog("en"), catalog("de")
+    phrases: set[str] = set()
+    for key, text in english.items():
+        if text == german.get(key) or text == key:
+            continue
+        for piece in re.split(r"\{[^{}]*\}|\n", ICU_PLURAL.sub("\n", text)):
+            phrase = " ".join(piece.split()).strip(" .,:;·…—–-()\"'!?")
+            if len(re.findall(r"[A-Za-z]{2,}", phrase)) >= 2:
+                phrases.add(phrase)
+    return tuple(sorted(phrases))
+
+
+def english_in(text: str) -> list[str]:
+    """The English phrases of the catalogue that ``text`` holds as whole words."""
+    flat = " ".join(text.split())
+    return [
+        phrase
+        for phrase in english_phrases()
+        if re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", flat)
+    ]
+
+
+MUST_BE_READ = ".status-line"
+"""The lines that tell her what happens or what to do next (the hint, the table's status)."""
+
+
+def assert_accessible(page: Page) -> None:
+    """The page as it is now can be used and read by everyone, in its language and at its size.
+
+    - axe-core finds no violation of `AXE_RULES` (contrast, names of controls and pictures, ARIA);
+    - at phone width nothing reaches past the window's sides (`assert_fits_the_width`);
+    - every status or hint line that says something is readable without scrolling
+      (`assert_readable`);
+    - the visible text holds no engine notation (block ids, cells, moves, card codes);
+    - a German page holds no English phrase of the catalogue.
+    """
+    violations = run_axe(page)
+    assert violations == [], f"axe-core on {page.url}:\n{describe(violations)}"
+    size = page.viewport_size
+    if size is not None and size["width"] < PHONE_LAYOUT_WIDTH:
+        assert_fits_the_width(page)
+    for line in page.locator(MUST_BE_READ).all():
+        if line.is_visible() and line.inner_text().strip():
+            assert_readable(page, line)
+    text = page.evaluate("() => document.body.innerText")
+    lang = page.evaluate("() => document.documentElement.lang")
+    notation = raw_notation(text, lang)
+    assert notation == [], f"engine notation on {page.url}: {notation[:6]}"
+    if lang == "de":
+        english = english_in(text)
+        assert english == [], f"English on a German page ({page.url}): {english[:8]}"

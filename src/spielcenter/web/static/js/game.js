@@ -283,6 +283,7 @@ export class GameScreen {
     box.setAttribute("role", "dialog");
     const title = document.createElement("h2");
     title.textContent = t(`end.${view.status}`);
+    box.setAttribute("aria-label", title.textContent);
     const facts = document.createElement("p");
     facts.textContent = t("end.facts", {
       deal: view.deal,

@@ -28,6 +28,7 @@ export function endTable(view, result, ui) {
   const title = document.createElement("h2");
   const mine = result.places[view.you];
   title.textContent = mine === 1 ? t("sq.end.won") : t("sq.end.place", { place: mine });
+  box.setAttribute("aria-label", title.textContent);
   const table = document.createElement("table");
   table.className = "end-table";
   const head = document.createElement("tr");

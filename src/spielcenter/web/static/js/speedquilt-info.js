@@ -5,7 +5,7 @@
 // what it brings her or which patches she still lacks. Hover, click or long-press opens it.
 
 import { t } from "./i18n.js";
-import { blockDef, blockSvg, SYMBOLS } from "./speedquilt-blocks.js";
+import { blockDef, blockShortName, blockSvg, SYMBOLS } from "./speedquilt-blocks.js";
 import { canPlace } from "./speedquilt-plan.js";
 import { scoreQuilt } from "./speedquilt-score.js";
 import { PRICE } from "./speedquilt-shop.js";
@@ -176,6 +176,7 @@ export class BlockInfo {
     this.box = document.createElement("aside");
     this.box.className = "sq-info";
     this.box.setAttribute("role", "dialog");
+    this.box.setAttribute("aria-label", t("sq.info.title"));
     this.box.hidden = true;
     host.append(this.box);
   }
@@ -187,7 +188,7 @@ export class BlockInfo {
     const finished = context.placed?.finished;
     picture.append(blockSvg(id, context.placed?.filled ?? null, { finished }));
     const title = document.createElement("h3");
-    title.textContent = `${t("sq.info.title")} · ${id}`;
+    title.textContent = `${t("sq.info.title")} · ${blockShortName(id)}`;
     const aboutList = document.createElement("ul");
     aboutList.className = "info-about";
     for (const s of about) aboutList.append(sentence("li", s));

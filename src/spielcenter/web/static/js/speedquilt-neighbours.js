@@ -47,6 +47,7 @@ export function neighbourLarge(screen, seat) {
   const data = screen.view.seats[seat];
   const box = el("section", "sq-neighbour-large");
   box.setAttribute("role", "dialog");
+  box.setAttribute("aria-label", t("sq.quilt_of", { name: screen.nameOf(seat) }));
   box.append(el("h2", "", t("sq.quilt_of", { name: screen.nameOf(seat) })));
   const grid = quiltGrid(data.quilt, {
     decorate: (placed, wrap) => {

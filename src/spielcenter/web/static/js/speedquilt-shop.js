@@ -41,15 +41,14 @@ export function shopPanel(view, ui) {
     label.textContent = t(`sq.shelf.${shelf}`, { price: PRICE[shelf], left: view.decks[shelf] });
     row.append(label);
     for (const id of view.shop[shelf]) {
+      if (id === null) {
+        // An empty place on the shelf: nothing to press, so no button a reader would name.
+        row.append(Object.assign(document.createElement("span"), { className: "shop-block gap" }));
+        continue;
+      }
       const slot = document.createElement("button");
       slot.type = "button";
       slot.className = "shop-block";
-      if (id === null) {
-        slot.classList.add("gap");
-        slot.disabled = true;
-        row.append(slot);
-        continue;
-      }
       slot.dataset.block = id;
       slot.append(blockSvg(id));
       slot.classList.toggle("buyable", Boolean(ui.buyable?.has(shelf)));

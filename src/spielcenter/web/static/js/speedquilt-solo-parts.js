@@ -3,7 +3,7 @@
 // shelf that loses a block, the round/target/spools facts and the stage or daily result.
 
 import { t } from "./i18n.js";
-import { blockSvg } from "./speedquilt-blocks.js";
+import { blockShortName, blockSvg } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
 import { button, el } from "./speedquilt-dom.js";
 import { helpfulDice } from "./speedquilt-giving.js";
@@ -204,7 +204,7 @@ export function removePanel(view, legal, onRemove) {
     const id = rightmost(view.shop[deck]);
     const choice = button("", `remove-shelf remove-${deck}`, () => onRemove(move));
     choice.dataset.move = move;
-    choice.append(blockSvg(id), el("span", "", t(`solo.remove.${deck}`, { block: id })));
+    choice.append(blockSvg(id), el("span", "", t(`solo.remove.${deck}`, { block: blockShortName(id) })));
     choices.append(choice);
   }
   box.append(choices);

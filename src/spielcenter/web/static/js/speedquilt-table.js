@@ -933,7 +933,9 @@ export class TableScreen {
     }
     const box = el("section", "sq-sewing");
     box.setAttribute("role", "dialog");
-    box.append(el("h2", "", t("sq.sewing_view", { block: blockName(placed.block) })));
+    const title = t("sq.sewing_view", { block: blockName(placed.block) });
+    box.setAttribute("aria-label", title);
+    box.append(el("h2", "", title));
     const big = el("div", "sewing-block quilt-cell");
     big.dataset.cell = this.sewingCell;
     const opts = { finished: placed.finished, ...this.blockOpts(placed) };
