@@ -5,7 +5,7 @@
 // what it brings her or which patches she still lacks. Hover, click or long-press opens it.
 
 import { t } from "./i18n.js";
-import { blockDef, blockSvg, SYMBOLS } from "./speedquilt-blocks.js";
+import { blockDef, blockShortName, blockSvg, SYMBOLS } from "./speedquilt-blocks.js";
 import { canPlace } from "./speedquilt-plan.js";
 import { scoreQuilt } from "./speedquilt-score.js";
 import { PRICE } from "./speedquilt-shop.js";
@@ -157,7 +157,7 @@ function inQuilt(def, placed, context) {
  */
 export function infoSentences(id, context = {}) {
   const def = blockDef(id);
-  if (!def) return { about: [id], now: [] };
+  if (!def) return { about: [t("sq.history.a_block")], now: [] };
   const sentences = describeBlock(def, context.placed?.filled);
   const now = context.placed ? inQuilt(def, context.placed, context) : inShop(def, context);
   return { about: sentences, now };
@@ -187,7 +187,7 @@ export class BlockInfo {
     const finished = context.placed?.finished;
     picture.append(blockSvg(id, context.placed?.filled ?? null, { finished }));
     const title = document.createElement("h3");
-    title.textContent = `${t("sq.info.title")} · ${id}`;
+    title.textContent = `${t("sq.info.title")} · ${blockShortName(id)}`;
     const aboutList = document.createElement("ul");
     aboutList.className = "info-about";
     for (const s of about) aboutList.append(sentence("li", s));
