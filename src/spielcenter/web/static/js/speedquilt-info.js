@@ -17,6 +17,7 @@ const LONG_PRESS_MS = 450;
 const REST_MS = 350;
 /** The info's width on a wide screen, and its distance from the edges and from its block. */
 const BOX_WIDTH = 300;
+const PHONE_WIDTH = 600;
 const MARGIN = 8;
 /** What block info never covers: the dice, the action bar and a docked giving window (at the
  * start-row choice the dice area holds the dealt blocks, which it may cover). */
@@ -29,6 +30,32 @@ let hoveredId = null;
 // Where the mouse is. The board is drawn anew under a resting pointer, and the browser then
 // reports a "move" on the new block at the same place: only a change of place is a move of hers.
 const pointer = { x: -1, y: -1, lastX: -1, lastY: -1, moved: false };
+// The block the pointer rests on, waiting for its info. The wait outlives a redraw (the
+// computers' moves redraw the table more often than she rests), so it is kept here, not on an
+// element, and finds its block under the pointer when the rest is over.
+let resting = { id: null, timer: null };
+// What each block element opens: {info, id, context}.
+const targets = new WeakMap();
+
+function stopResting() {
+  clearTimeout(resting.timer);
+  resting = { id: null, timer: null };
+}
+
+function startResting(id) {
+  clearTimeout(resting.timer);
+  resting = { id, timer: setTimeout(openRested, REST_MS) };
+}
+
+function openRested() {
+  const id = resting.id;
+  resting = { id: null, timer: null };
+  let node = document.elementFromPoint(pointer.x, pointer.y);
+  while (node && !targets.has(node)) node = node.parentElement;
+  const target = node && targets.get(node);
+  if (!target || target.id !== id || target.info.isPinned) return;
+  target.info.show(node, id, target.context());
+}
 
 document.addEventListener(
   "pointermove",
@@ -55,6 +82,7 @@ document.addEventListener(
   "click",
   () => {
     hoveredId = null;
+    stopResting();
     closeAll(".sq-info:not(.pinned)");
   },
   { capture: true },
@@ -346,7 +374,8 @@ export class BlockInfo {
   /** Beside its block, never over the dice or the action bar (see placeBox). */
   place(anchor) {
     const view = { width: document.documentElement.clientWidth, height: window.innerHeight };
-    const width = Math.min(BOX_WIDTH, view.width - 2 * MARGIN);
+    // A phone gives it the whole width: beside a block there is no room anyway.
+    const width = view.width < PHONE_WIDTH ? view.width - 2 * MARGIN : BOX_WIDTH;
     this.box.style.width = `${width}px`;
     this.box.style.maxHeight = "";
     const inView = (r) => r.bottom > 0 && r.top < view.height && r.width > 0;
@@ -432,7 +461,7 @@ export class BlockInfo {
    * just clicked, is no pointing at it: it has to leave and come back.
    */
   pointAt(el, id, context) {
-    let timer = null;
+    targets.set(el, { info: this, id, context });
     let entered = false;
     el.addEventListener("pointermove", (event) => {
       if (event.pointerType !== "mouse" || !pointer.moved || this.isPinned) return;
@@ -441,20 +470,18 @@ export class BlockInfo {
         if (!entered) return;
       }
       if (!this.box.hidden && this.box.dataset.block === id) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        if (el.isConnected && entered && !this.isPinned) this.show(el, id, context());
-      }, REST_MS);
+      startResting(id);
     });
     el.addEventListener("pointerleave", (event) => {
-      if (event.pointerType !== "mouse") return;
-      clearTimeout(timer);
+      // (A block drawn anew is left behind by the board, not by her pointer.)
+      if (event.pointerType !== "mouse" || !el.isConnected) return;
       entered = false;
+      if (resting.id === id) stopResting();
       if (!this.isPinned && this.box.dataset.block === id) this.close();
     });
     el.addEventListener("pointerdown", () => {
-      clearTimeout(timer);
       entered = false;
+      stopResting();
     });
   }
 }
