@@ -103,6 +103,39 @@ def test_in_the_shop_the_info_says_whether_the_roll_can_buy_the_block() -> None:
     assert "Your roll can buy it (three equal dice: 4)." in block_info(THIMBLE, "en", three_fours)
 
 
+def test_with_scissors_one_die_of_any_value_stands_in_for_one_of_the_equal_dice() -> None:
+    """Design (kits): a finished scissors lets, once per turn, one die of any value stand in for
+    one of the equal dice when buying; the shop's sentence says so (issue 38)."""
+    three_fours = roll(4, 4, 4, 1, 2)
+    one = BlockContext(CATALOGUE, three_fours, {}, None, scissors=1)
+    assert (
+        "Mit deinem Wurf und der Schere kannst du ihn kaufen: drei gleiche (4) und ein "
+        "beliebiger Würfel." in block_info(STAIRS, "de", one)
+    )
+    assert (
+        "Your roll and your scissors can buy it: three equal dice (4) and any one die."
+        in block_info(STAIRS, "en", one)
+    )
+    two_fours = BlockContext(CATALOGUE, roll(4, 4, 3, 1, 2), {}, None, scissors=1)
+    assert (
+        "Mit deinem Wurf kannst du ihn nicht kaufen: dafür brauchst du vier gleiche Würfel, "
+        "mit der Schere drei gleiche und einen beliebigen." in block_info(STAIRS, "de", two_fours)
+    )
+    assert (
+        "Your roll cannot buy it: that takes four equal dice, or three equal and any one with "
+        "your scissors." in block_info(STAIRS, "en", two_fours)
+    )
+    two_scissors = BlockContext(CATALOGUE, roll(4, 4, 3, 1, 2), {}, None, scissors=2)
+    assert (
+        "Your roll and your scissors can buy it: two equal dice (4) and any two dice."
+        in block_info(STAIRS, "en", two_scissors)
+    )
+    # Without scissors (or with them used up this turn) the roll alone counts.
+    assert "Your roll cannot buy it: that takes four equal dice." in block_info(
+        STAIRS, "en", BlockContext(CATALOGUE, three_fours, {}, None)
+    )
+
+
 def test_in_the_shop_the_info_counts_the_blocks_of_that_colour_in_her_quilt() -> None:
     quilt = {(0, 0): PlacedBlock("P03", (None,) * 3), (1, 0): PlacedBlock("P02", (None,) * 3)}
     none_yet = BlockContext(CATALOGUE, (), quilt, None)

@@ -91,9 +91,24 @@ def test_no_view_shows_undo_snapshots_or_future_dice() -> None:
     view = engine.view_for(state, me)
     assert set(view["turn"]) == {
         "seat", "kind", "rolls", "dice", "basket", "used", "acted", "bin_used", "windows",
-        "can_undo", "allowance",
+        "can_undo", "allowance", "kit_uses",
     }  # fmt: skip
     assert '"undo"' not in json.dumps(view) and "deal" not in json.dumps(view)
+
+
+def test_a_view_shows_her_own_kit_uses_of_this_turn_and_nobody_elses() -> None:
+    """The shop's buy sentence needs to know whether her scissors are still unused this turn."""
+    engine = game(2)
+    state = chosen(engine, 4)
+    assert state.turn is not None
+    me = state.turn.seat
+    other = 1 - me
+    state = play(engine, state, me, "roll")
+    assert state.turn is not None
+    state.turn.kit_uses = {me: {KitKind.SCISSORS: 1}, other: {KitKind.THIMBLE: 1}}
+    assert engine.view_for(state, me)["turn"]["kit_uses"] == {"scissors": 1}
+    assert engine.view_for(state, other)["turn"]["kit_uses"] == {"thimble": 1}
+    assert engine.view_for(state, None)["turn"]["kit_uses"] == {}
 
 
 def test_a_spectator_sees_the_public_table() -> None:

@@ -43,12 +43,15 @@ class BlockContext:
     """What the block info may know about the player: her dice, her quilt, where the block is.
 
     ``cell`` is the block's place in ``quilt``; ``None`` means the block lies in the shop.
+    ``dice`` are the dice she can use now (her unused ones; while giving, the ones offered to
+    her); ``scissors`` how many stand-ins her finished scissors still give in this turn.
     """
 
     catalogue: Catalogue
     dice: Sequence[Die] = ()
     quilt: Quilt | None = None
     cell: Cell | None = None
+    scissors: int = 0
 
 
 # -- words ---------------------------------------------------------------------------------------
@@ -295,25 +298,58 @@ def _now(
     return _dice_that_fit(block, filled, context.dice, lang)
 
 
+_NUMBER = {
+    "de": {1: "ein", 2: "zwei", 3: "drei", 4: "vier"},
+    "en": {1: "one", 2: "two", 3: "three", 4: "four"},
+}
+
+
+def _can_buy(need: int, value: int, most: int, stand_ins: int, lang: Lang) -> str:
+    """Her roll buys it: ``most`` equal dice of ``value``, and scissors for the rest."""
+    word = _NUMBER[lang]
+    if stand_ins == 0:
+        if lang == "de":
+            return f"Mit deinem Wurf kannst du ihn kaufen ({word[need]} gleiche: {value})."
+        return f"Your roll can buy it ({word[need]} equal dice: {value})."
+    if lang == "de":
+        rest = "ein beliebiger Würfel" if stand_ins == 1 else f"{word[stand_ins]} beliebige Würfel"
+        return (
+            f"Mit deinem Wurf und der Schere kannst du ihn kaufen: {word[most]} gleiche "
+            f"({value}) und {rest}."
+        )
+    rest = "any one die" if stand_ins == 1 else f"any {word[stand_ins]} dice"
+    return f"Your roll and your scissors can buy it: {word[most]} equal dice ({value}) and {rest}."
+
+
+def _cannot_buy(need: int, scissors: int, lang: Lang) -> str:
+    """Her roll does not buy it: what it takes, with her scissors if she has any left."""
+    word = _NUMBER[lang]
+    equal = max(1, need - scissors)
+    free = need - equal
+    if lang == "de":
+        text = "Mit deinem Wurf kannst du ihn nicht kaufen: "
+        text += f"dafür brauchst du {word[need]} gleiche Würfel"
+        if free:
+            rest = "einen beliebigen" if free == 1 else f"{word[free]} beliebige"
+            text += f", mit der Schere {word[equal]} gleiche und {rest}"
+        return text + "."
+    text = f"Your roll cannot buy it: that takes {word[need]} equal dice"
+    if free:
+        text += f", or {word[equal]} equal and any {word[free]} with your scissors"
+    return text + "."
+
+
 def _in_shop(block: Block, context: BlockContext, lang: Lang) -> list[str]:
     sentences = []
     if context.dice:
         need = BUY_EQUAL_KIT if block.is_kit else BUY_EQUAL_PATTERN
         value, most = Counter(d.value for d in context.dice).most_common(1)[0]
-        word = {3: ("drei", "three"), 4: ("vier", "four")}[need]
-        if most >= need:
-            sentences.append(
-                f"Mit deinem Wurf kannst du ihn kaufen ({word[0]} gleiche: {value})."
-                if lang == "de"
-                else f"Your roll can buy it ({word[1]} equal dice: {value})."
-            )
+        # Each use of a finished scissors lets one die of any value stand in (design: kits).
+        stand_ins = max(0, need - most)
+        if stand_ins <= context.scissors and len(context.dice) >= need:
+            sentences.append(_can_buy(need, value, min(most, need), stand_ins, lang))
         else:
-            sentences.append(
-                f"Mit deinem Wurf kannst du ihn nicht kaufen: dafür brauchst du {word[0]} "
-                "gleiche Würfel."
-                if lang == "de"
-                else f"Your roll cannot buy it: that takes {word[1]} equal dice."
-            )
+            sentences.append(_cannot_buy(need, context.scissors, lang))
     if context.quilt is not None and block.colour is not None:
         colour = block.colour
         have = sum(

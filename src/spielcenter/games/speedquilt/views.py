@@ -67,6 +67,10 @@ def _turn(turn: TurnState, viewer: Seat | None) -> JSON:
         },
         "can_undo": bool(turn.undo) and viewer == turn.seat,
         "allowance": turn.allowance,
+        # Her own kit uses of this turn (her block info tells whether her scissors still help).
+        "kit_uses": {str(kind): n for kind, n in turn.kit_uses.get(viewer, {}).items()}
+        if viewer is not None
+        else {},
     }
     if turn.drawn is not None:
         deck, block_id = turn.drawn

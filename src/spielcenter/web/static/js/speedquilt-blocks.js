@@ -69,8 +69,8 @@ export function blockSvg(id, filled = null, opts = {}) {
   const svg = svgEl("svg", { viewBox: "0 0 120 90", class: "sq-block", role: "img" });
   svg.dataset.block = id;
   if (!def) {
+    // Not in the catalogue (it should always be): an empty frame, never the id to read.
     svg.append(svgEl("rect", { x: 2, y: 2, width: 116, height: 86, rx: 8, class: "frame" }));
-    svg.append(svgEl("text", { x: 60, y: 50, class: "block-id" }, id));
     return svg;
   }
   const colour = def.colour ?? opts.chosenColour ?? null;
@@ -93,19 +93,67 @@ export function blockSvg(id, filled = null, opts = {}) {
     svg.append(svgEl("text", symbol, SYMBOLS[def.colour]));
   }
   if (!def.colour && opts.chosenColour) {
-    // The colour the game chose for a finished remnant: a dot with its symbol.
-    svg.append(svgEl("circle", { cx: 106, cy: 76, r: 8, class: `chosen-dot c-${colour}` }));
-    svg.append(svgEl("text", { x: 106, y: 79, class: "chosen-symbol" }, SYMBOLS[colour]));
+    // The colour the game chose for a finished remnant: a dot with its symbol, where a
+    // coloured block shows the symbol of its frame.
+    svg.append(svgEl("circle", { cx: 15, cy: 16, r: 8, class: `chosen-dot c-${colour}` }));
+    svg.append(svgEl("text", { x: 15, y: 19, class: "chosen-symbol" }, SYMBOLS[colour]));
   }
   if (def.rule) {
     svg.append(svgEl("rect", { x: 86, y: 7, width: 28, height: 16, rx: 8, class: "rule-badge" }));
     svg.append(svgEl("text", { x: 100, y: 19, class: "rule-text" }, RULE_BADGE[def.rule]));
   }
   svg.append(patchRow(def, filled, opts));
-  const line = svgEl("text", { x: 60, y: 80, class: "block-line" }, blockLine(def));
-  svg.append(line);
-  svg.append(svgEl("text", { x: def.colour ? 24 : 10, y: 19, class: "block-id" }, id));
+  svg.append(lineText(blockLine(def)));
   return svg;
+}
+
+/** The card's units the scoring line may take: the frame's inside less a margin each side. */
+const LINE_WIDTH = 100;
+const LINE_SIZE = 9.5;
+const SMALLEST_LINE_SIZE = 7.5;
+let measure = null;
+
+/** How wide `text` is at `size` in the card's units (one unit is one pixel of the same font). */
+function textWidth(text, size) {
+  measure ??= document.createElement("canvas").getContext("2d");
+  measure.font = `${size}px ${getComputedStyle(document.body).fontFamily}`;
+  return measure.measureText(text).width;
+}
+
+/** The scoring line under the patches: one line if it fits, else two, else smaller type. */
+function lineText(text) {
+  const node = svgEl("text", { x: 60, y: 80, class: "block-line" });
+  if (textWidth(text, LINE_SIZE) <= LINE_WIDTH) {
+    node.textContent = text;
+    return node;
+  }
+  const [first, second] = halves(text);
+  if (second && longer([first, second]) <= LINE_WIDTH) {
+    node.append(
+      svgEl("tspan", { x: 60, y: 70.5 }, first),
+      svgEl("tspan", { x: 60, y: 80 }, second),
+    );
+    return node;
+  }
+  const size = Math.max(SMALLEST_LINE_SIZE, (LINE_SIZE * LINE_WIDTH) / textWidth(text, LINE_SIZE));
+  node.style.fontSize = `${size.toFixed(2)}px`; // (the style sheet's size beats an attribute)
+  node.textContent = text;
+  return node;
+}
+
+/** The width of the longer of two lines. */
+function longer(pair) {
+  return Math.max(textWidth(pair[0], LINE_SIZE), textWidth(pair[1], LINE_SIZE));
+}
+
+/** `text` cut at the space that leaves the longer half shortest: "10 per ■ green", "neighbour". */
+function halves(text) {
+  let best = [text, ""];
+  for (let at = text.indexOf(" "); at > 0; at = text.indexOf(" ", at + 1)) {
+    const cut = [text.slice(0, at), text.slice(at + 1)];
+    if (!best[1] || longer(cut) < longer(best)) best = cut;
+  }
+  return best;
 }
 
 function patchRow(def, filled, opts) {
@@ -117,7 +165,7 @@ function patchRow(def, filled, opts) {
   const left = (120 - width) / 2;
   def.patches.forEach((patch, index) => {
     const x = left + index * (size + gap);
-    const y = 30;
+    const y = 26; // high enough that a two-line scoring line fits below the colour symbols
     const value = filled ? filled[index] : null;
     const planned = opts.planned?.[index];
     const cell = svgEl("g", { class: "patch" });
@@ -159,7 +207,6 @@ function patchRow(def, filled, opts) {
   return group;
 }
 
-/** A short description for screen readers: "P07, rot, Musterblock". */
 /**
  * A block as people name it, never by its id: "▲ red block (2 per ▲ red neighbour)",
  * "Thimble (● blue)", "remnant (3 per kit kind)".
@@ -182,9 +229,9 @@ export function blockShortName(id) {
   return t("sq.short.pattern", { colour: colourLabel(def.colour) });
 }
 
+/** What a screen reader says for a block card: its name in words ("Thimble (● blue)"). */
 export function blockLabel(def) {
-  const colour = def.colour ? t(`sq.colour.${def.colour}`) : t("sq.remnant");
-  return `${def.id} · ${colour} · ${blockLine(def)}`;
+  return blockName(def.id);
 }
 
 /** The grid cells of a quilt that should be drawn: its blocks plus `extra` cells ("x,y"). */

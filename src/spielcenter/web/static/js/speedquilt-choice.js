@@ -1,9 +1,10 @@
 // The start choice: her four dealt blocks (two pattern blocks, two kits). She taps the one to put
 // back under its deck, then the other three in the order they shall lie (neighbours count for
-// some patterns), and confirms: `choose P03 K07 P12 return K02`.
+// some patterns), and confirms: `choose P03 K07 P12 return K02`. Each dealt block has its
+// block info, which says what its place in the row means.
 
 import { t } from "./i18n.js";
-import { blockSvg } from "./speedquilt-blocks.js";
+import { blockName, blockSvg } from "./speedquilt-blocks.js";
 
 export class StartChoice {
   /**
@@ -31,8 +32,12 @@ export class StartChoice {
     this.redraw();
   }
 
-  /** The choice panel, or a waiting note once she has chosen. */
-  render(view, legal) {
+  /**
+   * The choice panel, or a waiting note once she has chosen.
+   * @param info the table's BlockInfo: each dealt block shows its block info when she points
+   *   at it, long-presses it or taps its info button (a plain tap chooses)
+   */
+  render(view, legal, info) {
     const me = view.seats[view.you]; // none for a spectator: she only waits with the others
     const box = document.createElement("section");
     box.className = "sq-choice";
@@ -51,6 +56,8 @@ export class StartChoice {
     const hand = document.createElement("div");
     hand.className = "choice-hand";
     for (const id of me.hand) {
+      const slot = document.createElement("div");
+      slot.className = "choice-slot";
       const card = document.createElement("button");
       card.type = "button";
       card.className = "choice-block";
@@ -66,8 +73,13 @@ export class StartChoice {
         mark.textContent = String(this.row.indexOf(id) + 1);
       }
       card.append(mark);
-      card.addEventListener("click", () => this.tap(id));
-      hand.append(card);
+      slot.append(card);
+      const context = () => ({ hand: me.hand, row: this.row });
+      if (info) {
+        info.attach(card, id, context, () => this.tap(id));
+        slot.append(this.infoButton(card, id, info, context));
+      } else card.addEventListener("click", () => this.tap(id));
+      hand.append(slot);
     }
     const confirm = document.createElement("button");
     confirm.type = "button";
@@ -77,5 +89,20 @@ export class StartChoice {
     confirm.addEventListener("click", () => this.move && this.play(this.move));
     box.append(title, hint, hand, confirm);
     return box;
+  }
+
+  /** The info button under a dealt block: on a phone a tap on the block chooses, so the block
+   * info needs a button of its own (a long-press works too). */
+  infoButton(card, id, info, context) {
+    const node = document.createElement("button");
+    node.type = "button";
+    node.className = "choice-info";
+    node.textContent = t("sq.info.title");
+    node.setAttribute("aria-label", `${t("sq.info.title")}: ${blockName(id)}`);
+    node.addEventListener("click", (event) => {
+      event.stopPropagation(); // the tap elsewhere that closes a pinned info is not this one
+      info.show(card, id, context(), true);
+    });
+    return node;
   }
 }

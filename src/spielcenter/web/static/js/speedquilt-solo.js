@@ -237,9 +237,12 @@ export class SoloScreen extends TableScreen {
   soloOverlay() {
     const phase = this.view.phase;
     if (this.settingsOpen) return undefined;
+    if (phase !== "turn" && phase !== "giving_turn") this.sewingCell = null;
     if (phase === "giving_turn" && this.legal.length) {
-      // She places dice from the docked panel straight onto her quilt.
-      this.sewingCell = null;
+      // On a phone a tap on her block opens the sewing view (seed 003: "oder beim Abgeben");
+      // otherwise she places dice from the docked panel straight onto her quilt.
+      const sewing = this.sewingCell && this.phone ? this.sewingView() : null;
+      if (sewing) return sewing;
       return givingTurnPanel(this.view, {
         selected: this.givingDie,
         kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },

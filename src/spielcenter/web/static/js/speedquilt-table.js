@@ -360,6 +360,22 @@ export class TableScreen {
     return turn ? turn.dice.filter((d) => !turn.used.includes(d.die)) : [];
   }
 
+  /** The dice she can put on a patch now, which her block info names: in her turn the ones she
+   * has not used; in her giving window the offered ones she may still take; else none (the
+   * active player's dice are not hers). */
+  diceForInfo() {
+    if (this.myTurn) return this.unusedDice();
+    const window = this.myWindow;
+    if (!window || !this.legal.some((m) => m.startsWith("give "))) return [];
+    const open = (d) => window.offered.includes(d.die) && !window.taken.includes(d.die);
+    return (this.view.turn?.dice ?? []).filter(open);
+  }
+
+  /** How many dice her finished scissors may still stand in for in this turn. */
+  scissorsLeft() {
+    return Math.max(0, (this.kits().scissors ?? 0) - (this.view.turn?.kit_uses?.scissors ?? 0));
+  }
+
   // -- drawing ---------------------------------------------------------------------------------
 
   /** The tempo of this table (chosen when it was set up; the setting is for new tables): it
@@ -543,7 +559,13 @@ export class TableScreen {
       });
       wrap.append(sew);
     }
-    const context = () => ({ placed, quilt, dice: this.view.turn?.dice ?? [], own: true });
+    const context = () => ({
+      placed,
+      quilt,
+      dice: this.diceForInfo(),
+      giving: !this.myTurn,
+      own: true,
+    });
     this.info.attach(wrap, placed.block, context, (event) => this.tapOwn(event, placed, key));
   }
 
@@ -618,8 +640,9 @@ export class TableScreen {
     const box = el("section", "sq-dice-area");
     const turn = this.view.turn;
     if (this.view.phase === "choosing") {
+      box.classList.add("choosing");
       this.startChoice ??= new StartChoice(() => this.render(), (move) => this.play(move));
-      box.append(this.startChoice.render(this.view, this.legal));
+      box.append(this.startChoice.render(this.view, this.legal, this.info));
       return box;
     }
     if (!turn || !turn.rolls) {
@@ -819,6 +842,7 @@ export class TableScreen {
         placed: null,
         quilt: this.view.seats[this.seat]?.quilt ?? [],
         dice: this.myTurn ? this.unusedDice() : [],
+        scissors: this.scissorsLeft(),
         own: true,
       }), () => {
         const shelf = slot.closest("[data-shelf]").dataset.shelf;
@@ -870,6 +894,9 @@ export class TableScreen {
       });
     } else if (this.largeNeighbour !== null) {
       content = neighbourLarge(this, this.largeNeighbour);
+    } else if (this.myWindow && this.legal.length && this.sewingCell && this.phone) {
+      // Seed 003: tapping her own block while giving opens the sewing view as in her turn.
+      content = this.sewingView();
     } else if (this.myWindow && this.legal.length) {
       const { box } = givingWindow(this.view, {
         selected: this.givingDie,
@@ -889,8 +916,10 @@ export class TableScreen {
       });
       layer.classList.add("docked");
       content = box;
-    } else if (this.sewingCell && this.phone) {
+    } else if (this.sewingCell && this.phone && this.myTurn) {
       content = this.sewingView();
+    } else {
+      this.sewingCell = null; // her turn or her giving window is over: so is the sewing view
     }
     const kind = content?.className ?? null;
     // Only a window that was not there before pops up; redrawing one that stays is quiet.
@@ -948,7 +977,9 @@ export class TableScreen {
     });
     box.append(big);
     if (this.myWindow) {
-      box.append(el("p", "muted", t("sq.giving.tap_die")));
+      box.append(this.givingDice());
+      const hint = this.givingDie ? "sq.giving.tap_patch" : "sq.giving.tap_die";
+      box.append(el("p", "giving-hint muted", t(hint)));
     } else {
       box.append(this.diceArea());
     }
@@ -964,6 +995,35 @@ export class TableScreen {
     }));
     box.append(buttons);
     return box;
+  }
+
+  /** The sewing view's dice while giving: those she may take, as her giving window shows them
+   * (a tap chooses one, a tap on a lit patch of the large block takes it). */
+  givingDice() {
+    const turn = this.view.turn;
+    const open = new Set(this.diceForInfo().map((d) => d.die));
+    const quilt = this.view.seats[this.seat].quilt;
+    const area = el("section", "sq-dice-area");
+    area.append(
+      diceTray(
+        { ...turn, basket: [], used: [] },
+        {
+          selected: this.givingDie,
+          offered: open,
+          helpful: helpfulDice(quilt, turn.dice, [...open]),
+          kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
+          legal: this.legal,
+          onSelect: (name) => {
+            if (!open.has(name)) return;
+            this.givingDie = this.givingDie === name ? null : name;
+            this.render();
+          },
+          onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
+          onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
+        },
+      ),
+    );
+    return area;
   }
 
   changeSetting(partial) {
