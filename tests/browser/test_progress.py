@@ -303,6 +303,7 @@ def test_my_games_fit_a_phone(open_page: PageFactory, screenshots: Path) -> None
     page.screenshot(path=screenshots / "progress-replay-phone.png")
     page.goto("/#/progress/boards")
     page.wait_for_selector(".boards .board-box")
+    expect(page.locator(".boards .loading")).to_have_count(0)  # every list has arrived
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=screenshots / "progress-boards-phone.png", full_page=True)
 
