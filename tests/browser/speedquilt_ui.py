@@ -198,6 +198,14 @@ def deal_where(
     raise AssertionError("no deal found")
 
 
+def deal_with_a_sewing_first_roll() -> tuple[int, str, list[list[str]]]:
+    """A deal whose first roll lets her sew at once: the deal, the block of her first legal sewing
+    move, and that move's die:patch pairs."""
+    deal, legal = deal_where(lambda values, legal: any(m.startswith("sew ") for m in legal))
+    words = next(m for m in legal if m.startswith("sew ")).split()
+    return deal, words[1], [pair.split(":") for pair in words[2:]]
+
+
 def wait_for_helpful_giving(page: Page) -> None:
     """Wait (passing windows where nothing fits) until a giving window offers a die that helps."""
     for _ in range(MAX_STEPS):

@@ -34,6 +34,15 @@ SHORT_DEAL = 158
 WINNABLE_DEAL = 59
 
 
+OPEN_A_TABLE_WITH_ONE_COMPUTER = """async () => {
+  const me = await (await fetch('/api/me')).json();
+  const headers = {'X-CSRF-Token': me.csrf, 'Content-Type': 'application/json'};
+  const body = JSON.stringify({players: 2, bots: ['normal'], tempo: 'fast'});
+  return (await fetch('/api/tables', {method: 'POST', headers, body})).json();
+}"""
+"""A new table of hers against one normal computer, opened as the start page's form does."""
+
+
 def finish_a_short_cruel_game(page: Page) -> tuple[str, list[list[str]]]:
     """Play deal SHORT_DEAL to its end through the game screen; its status and its first deal."""
     start_deal(page, "cruel", SHORT_DEAL)
@@ -250,14 +259,7 @@ def test_my_games_lists_what_was_played_last_first(open_page: PageFactory) -> No
     set_auto_move(page, False)
     assert play_first_by_click(page)
     back_to_start(page)
-    table = page.evaluate(
-        """async () => {
-          const me = await (await fetch('/api/me')).json();
-          const headers = {'X-CSRF-Token': me.csrf, 'Content-Type': 'application/json'};
-          const body = JSON.stringify({players: 2, bots: ['normal'], tempo: 'fast'});
-          return (await fetch('/api/tables', {method: 'POST', headers, body})).json();
-        }"""
-    )
+    table = page.evaluate(OPEN_A_TABLE_WITH_ONE_COMPUTER)
     open_my_games(page)
     rows = page.locator(".games-table tr.game-row, .games-table tr.table-row")
     expect(rows).to_have_count(3)
@@ -423,14 +425,7 @@ def test_a_table_replay_names_the_computers_as_the_table_did(open_page: PageFact
     """Issue 38, finding 7: a computer was "Hilde (normal)" while playing and "Player 2
     (normal)" in the replay."""
     page = open_page()
-    table = page.evaluate(
-        """async () => {
-          const me = await (await fetch('/api/me')).json();
-          const headers = {'X-CSRF-Token': me.csrf, 'Content-Type': 'application/json'};
-          const body = JSON.stringify({players: 2, bots: ['normal'], tempo: 'fast'});
-          return (await fetch('/api/tables', {method: 'POST', headers, body})).json();
-        }"""
-    )
+    table = page.evaluate(OPEN_A_TABLE_WITH_ONE_COMPUTER)
     page.goto(f"/#/table/{table['id']}")
     page.wait_for_selector(".sq-screen .sq-whose, .sq-screen .start-choice")
     at_table = page.locator(".sq-screen").inner_text()

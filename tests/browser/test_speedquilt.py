@@ -20,6 +20,7 @@ from .speedquilt_ui import (
     choose_start_row,
     click_and_wait,
     deal_where,
+    deal_with_a_sewing_first_roll,
     mine,
     open_table,
     play_to_the_end,
@@ -136,9 +137,7 @@ def test_without_finished_kits_there_are_no_thimble_or_dye_buttons(open_page: Pa
 def test_a_tapped_die_lights_the_patches_it_may_go_and_a_full_plan_sews_the_block(
     open_page: PageFactory, screenshots: Path
 ) -> None:
-    deal, legal = deal_where(lambda values, legal: any(m.startswith("sew ") for m in legal))
-    words = next(m for m in legal if m.startswith("sew ")).split()
-    block, pairs = words[1], [pair.split(":") for pair in words[2:]]
+    deal, block, pairs = deal_with_a_sewing_first_roll()
     page = open_page(locale="de-DE")
     open_table(page, computers=1, deal=deal)
     choose_start_row(page)

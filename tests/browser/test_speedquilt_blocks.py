@@ -17,7 +17,7 @@ from playwright.sync_api import FloatRect, Locator, Page, ViewportSize, expect
 from .speedquilt_ui import (
     choose_start_row,
     click_and_wait,
-    deal_where,
+    deal_with_a_sewing_first_roll,
     mine,
     open_table,
     wait_for_helpful_giving,
@@ -162,9 +162,8 @@ def test_block_info_comes_when_she_points_at_a_block_and_never_covers_the_dice(
 ) -> None:
     """Issue 38, finding 9: after a click the pointer rested on a block drawn anew under it, and
     a large box covered the dice."""
-    deal, legal = deal_where(lambda values, legal: any(m.startswith("sew ") for m in legal))
-    words = next(m for m in legal if m.startswith("sew ")).split()
-    block, (die, patch) = words[1], words[2].split(":")
+    deal, block, pairs = deal_with_a_sewing_first_roll()
+    die, patch = pairs[0]
     page = open_page(locale="de-DE")
     open_table(page, computers=1, deal=deal)
     choose_start_row(page)
@@ -251,9 +250,7 @@ def test_block_info_in_her_quilt_names_only_dice_she_can_still_use(
 ) -> None:
     """Seed 003: "im Quilt, welche deiner Würfel jetzt auf welche Flicken passen" — the info
     named dice she had already used."""
-    deal, legal = deal_where(lambda values, legal: any(m.startswith("sew ") for m in legal))
-    words = next(m for m in legal if m.startswith("sew ")).split()
-    block, pairs = words[1], [pair.split(":") for pair in words[2:]]
+    deal, block, pairs = deal_with_a_sewing_first_roll()
     page = open_page(locale="de-DE")
     open_table(page, computers=1, deal=deal)
     choose_start_row(page)
