@@ -288,6 +288,7 @@ def test_a_giving_window_is_answered_with_one_key_and_offers_its_switch(
     page.wait_for_function(saved)
 
 
+@pytest.mark.real_pauses
 def test_while_the_others_answer_her_reroll_she_reads_whom_she_waits_for(
     open_page: PageFactory,
 ) -> None:
