@@ -110,6 +110,16 @@ class Settings(BaseSettings):
         ),
     )
 
+    COMPUTER_PAUSE_SCALE: float = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description=(
+            "Shortens the computers' pause before each move (every tempo: slow, normal, fast) by"
+            " this factor, 0 for none; only for tests and demonstrations (docs/tables.md)"
+        ),
+    )
+
     TRACEMALLOC: int = Field(
         default=0,
         ge=0,

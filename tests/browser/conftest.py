@@ -1,6 +1,7 @@
 """Browser tests: the real server as a subprocess and Debian's Chromium driven by Playwright.
 
-Each test gets a fresh browser context, so a fresh guest account on the shared server.
+Each test gets a fresh browser context, so a fresh guest account on the shared server (one per
+worker; the computers at its tables move without pauses, see `QUICK_COMPUTERS`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
@@ -59,38 +61,62 @@ def _wait_for_health(url: str, server: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"spielcenter serve did not answer {url}/health in time")
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a real Spielcenter server with its own empty data folder."""
+QUICK_COMPUTERS = {"SPIELCENTER_COMPUTER_PAUSE_SCALE": "0"}
+"""The computers at a table move without their tempo's pause (docs/tables.md): a whole game
+against three computers waits some 120 pauses. Tests of the tempo itself, or that read what the
+screen shows while a computer thinks, are marked ``real_pauses`` and get a server of their own
+with the pauses as they are in play."""
+
+
+@contextmanager
+def serve(data: Path, env: dict[str, str]) -> Iterator[str]:
+    """A Spielcenter server of its own (with ``env`` added to its environment); its URL."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("spielcenter-data")
-    log = (data / "server.log").open("wb")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "spielcenter",
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            str(data),
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS_FOR_ALL},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_for_health(url, server)
-        yield url
-    finally:
-        server.terminate()
+    with (data / "server.log").open("wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "spielcenter", "serve", "--port", str(port), "--data-dir", data],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
+        )
+        url = f"http://127.0.0.1:{port}"
         try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+            _wait_for_health(url, server)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+@pytest.fixture(scope="session")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[bool], str]]:
+    """``servers(real_pauses)``: the URL of a real Spielcenter server with its own empty data
+    folder, started when first asked for (one of each kind per worker)."""
+    started: dict[bool, str] = {}
+    with ExitStack() as stack:
+
+        def url(real_pauses: bool) -> str:
+            if real_pauses not in started:
+                data = tmp_path_factory.mktemp("spielcenter-data")
+                env = (
+                    ONE_ADDRESS_FOR_ALL
+                    if real_pauses
+                    else {**ONE_ADDRESS_FOR_ALL, **QUICK_COMPUTERS}
+                )
+                started[real_pauses] = stack.enter_context(serve(data, env))
+            return started[real_pauses]
+
+        yield url
+
+
+@pytest.fixture
+def server_url(request: pytest.FixtureRequest, servers: Callable[[bool], str]) -> str:
+    """The server of this test: computers without pauses (`QUICK_COMPUTERS`), unless the test
+    is marked ``real_pauses``."""
+    return servers(request.node.get_closest_marker("real_pauses") is not None)
 
 
 @pytest.fixture(scope="session")

@@ -90,26 +90,38 @@ def my_turn(page: Page) -> bool:
     return "my-turn" in (page.locator(".sq-screen").get_attribute("class") or "")
 
 
+SEWABLE = """() => (window.spielcenterScreen?.legal ?? []).find((m) => m.startsWith("sew "))
+  ?? null"""
+"""A block the server lets her sew now with her dice (``sew <block> <die>:<patch> …``), if any."""
+
+
 def sew_what_fits(page: Page) -> bool:
-    """Tap dice and lit patches until a "Block nähen" button shows; press it. False if none."""
-    for _ in range(12):
-        sew = page.locator(".sq-own .sew-button")
-        if sew.count():
-            click_and_wait(page, ".sq-own .sew-button")
-            return True
+    """If her dice sew a block, tap each of its dice and the patch it lights, then press
+    "Block nähen"; True. Otherwise tap one die onto a patch it lights and clear that plan
+    again (planning and its undoing stay exercised); False.
+
+    Which block her dice sew is the server's answer (its legal moves, as the screen holds
+    them): trying dice by tapping until a block happened to be full took most of a whole
+    game's time, and mostly planned patches only to clear them."""
+    move = page.evaluate(SEWABLE)
+    if move is None:
         free = page.locator(".sq-dice-area .die-slot:not(.used) .die-face:enabled")
-        placed = False
         for index in range(free.count()):
             free.nth(index).click()
             target = page.locator(".sq-own .patch.target")
             if target.count():
                 target.first.click()
-                placed = True
+                page.locator(".sq-actions .clear-plan").click()
                 break
             free.nth(index).click()  # not this one: tap again to put it down
-        if not placed:
-            return False
-    return False
+        return False
+    words = move.split()
+    block = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{words[1]}"])')
+    for die, patch in (pair.split(":") for pair in words[2:]):
+        page.locator(f'.sq-dice-area .die-slot[data-die="{die}"] .die-face').click()
+        block.locator(f'.patch.target[data-patch="{patch}"]').click()
+    click_and_wait(page, ".sq-own .sew-button")
+    return True
 
 
 def play_own_turn(page: Page) -> None:
@@ -117,9 +129,6 @@ def play_own_turn(page: Page) -> None:
     if page.locator('.sq-actions [data-move="roll"]').count():
         click_and_wait(page, '.sq-actions [data-move="roll"]')
     sew_what_fits(page)
-    page.locator(".sq-actions .clear-plan").click() if page.locator(
-        ".sq-actions .clear-plan"
-    ).count() else None
     if page.locator('.sq-actions [data-move="end"]').count():
         click_and_wait(page, '.sq-actions [data-move="end"]')
 

@@ -8,41 +8,12 @@ the HTTP API the pages use themselves.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from .conftest import _free_port, _wait_for_health
+from .conftest import serve
 from .speedquilt_ui import STEP_TIMEOUT_MS, answer_giving, choose_start_row, my_turn, play_own_turn
-
-
-@contextmanager
-def serve(data: Path, env: dict[str, str]) -> Iterator[str]:
-    """A Spielcenter server of its own (with ``env`` added to its environment); its URL."""
-    port = _free_port()
-    with (data / "server.log").open("wb") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "spielcenter", "serve", "--port", str(port), "--data-dir", data],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_for_health(url, server)
-            yield url
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
 
 
 def api(page: Page, path: str) -> Any:

@@ -287,13 +287,17 @@ def test_a_giving_window_is_answered_with_one_key_and_offers_its_switch(
     page.wait_for_function(saved)
 
 
+@pytest.mark.real_pauses
 def test_while_the_others_answer_her_reroll_she_reads_whom_she_waits_for(
     open_page: PageFactory,
 ) -> None:
     """Issue 38, finding 4: while the others answered her reroll, her Reroll and End buttons
     vanished and "Rerolls left: 2" stayed; after she acted it still said "Rerolls left: 1"."""
+    # A deal where she starts: at the slow tempo (time to read whom she waits for) two computers'
+    # whole turns before hers would take half a minute.
+    deal, _ = deal_where(lambda values, legal: True, computers=2)
     page = open_page(locale="de-DE")
-    open_table(page, computers=2, level="normal", tempo="slow")
+    open_table(page, computers=2, level="normal", tempo="slow", deal=deal)
     choose_start_row(page)
     wait_for_my_turn(page)
     click_and_wait(page, '.sq-actions [data-move="roll"]')

@@ -272,6 +272,7 @@ def test_block_info_in_her_quilt_names_only_dice_she_can_still_use(
         assert not named & used, f"the info names used dice {named & used}"
 
 
+@pytest.mark.real_pauses
 def test_block_info_names_none_of_the_dice_of_another_players_turn(
     open_page: PageFactory,
 ) -> None:

@@ -365,6 +365,7 @@ def helpful_words(count: int) -> str:
     return "1 hilft" if count == 1 else f"{count} helfen"
 
 
+@pytest.mark.real_pauses
 def test_during_her_reroll_each_neighbour_shows_how_many_new_dice_help_her(
     open_page: PageFactory, screenshots: Path
 ) -> None:
@@ -531,6 +532,7 @@ def assert_paced(gaps: list[float], tempo: str) -> None:
     assert sum(gaps) / len(gaps) < pause + 0.5, gaps
 
 
+@pytest.mark.real_pauses
 @pytest.mark.parametrize(("tempo", "animation"), [("slow", "0.9s"), ("fast", "0.12s")])
 def test_the_tempo_paces_the_computers_moves_and_the_animations(
     open_page: PageFactory, tempo: str, animation: str
@@ -548,6 +550,7 @@ def test_the_tempo_paces_the_computers_moves_and_the_animations(
     expect(settings).to_have_css("animation-duration", animation)
 
 
+@pytest.mark.real_pauses
 def test_the_tempo_of_the_view_settings_paces_her_next_table(open_page: PageFactory) -> None:
     deal, _ = deal_where(lambda values, legal: True, computers=3)
     page = open_page(locale="de-DE")
@@ -646,6 +649,7 @@ def test_after_a_lost_connection_her_open_giving_window_shows_again(
     expect(page.locator(f'.sq-giving[data-roll="{roll}"]')).to_have_count(0)
 
 
+@pytest.mark.real_pauses
 def test_after_a_reload_the_sounds_are_heard_again_once_she_taps(open_page: PageFactory) -> None:
     game = get_game("speedquilt", "table", players=2)
     deal = next(d for d in range(1, 100) if game.view_for(game.start(d), None)["start_player"])

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .conftest import QUICK_COMPUTERS
 from .speedquilt_ui import STEP_TIMEOUT_MS, choose_start_row, mine, wait_for_mine
 from .tables_ui import (
     api,
@@ -54,9 +55,10 @@ MAX_ROUNDS_OF_STEPS = 3000
 
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """This module's own server, with short clocks."""
+    """This module's own server, with short clocks (and computers without pauses, as on the
+    shared server)."""
     data = tmp_path_factory.mktemp("tables-with-others")
-    with serve(data, {"SPIELCENTER_CLOCK_SCALE": str(CLOCK_SCALE)}) as url:
+    with serve(data, {"SPIELCENTER_CLOCK_SCALE": str(CLOCK_SCALE), **QUICK_COMPUTERS}) as url:
         yield url
 
 

@@ -11,9 +11,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
 from spielcenter.cli import build_parser
 from spielcenter.server.app import create_app
+from spielcenter.server.tables import TEMPO_SECONDS
 from spielcenter.settings import ConfigurationError, Settings
 
 
@@ -39,6 +42,23 @@ def test_outside_development_a_missing_secret_key_stops_the_start() -> None:
 
 def test_outside_development_a_given_secret_key_is_used() -> None:
     assert Settings(ENV="production", SECRET_KEY="s3cret").secret_key == "s3cret"
+
+
+@pytest.mark.parametrize("scale", [1, 0.5, 0])
+def test_the_computer_pause_scale_shortens_the_pause_of_every_tempo(
+    tmp_path: Path, scale: float
+) -> None:
+    """``COMPUTER_PAUSE_SCALE`` (for tests and demonstrations, docs/tables.md): the computers'
+    pause before each move is the tempo's times the scale; 0 moves at once."""
+    with TestClient(create_app(Settings(DATA_DIR=tmp_path, COMPUTER_PAUSE_SCALE=scale))) as client:
+        delays = client.app.state.tables.delays  # type: ignore[attr-defined]
+    assert delays == {tempo: pause * scale for tempo, pause in TEMPO_SECONDS.items()}
+    assert delays["slow"] == pytest.approx(1.2 * scale)
+
+
+def test_the_computer_pause_scale_never_lengthens_a_pause() -> None:
+    with pytest.raises(ValidationError):
+        Settings(COMPUTER_PAUSE_SCALE=2)
 
 
 def test_serve_takes_host_port_and_data_dir() -> None:

@@ -37,7 +37,7 @@ from .ratelimits import RateLimits
 from .routes import account, games, ledger, lobby, pages, progress, stats, tables
 from .routes.pages import STATIC
 from .security_headers import SecurityHeaders
-from .tables import TableRegistry, speedquilt_engine
+from .tables import TEMPO_SECONDS, TableRegistry, speedquilt_engine
 from .websocket import Hub
 from .websocket import router as websocket_router
 
@@ -55,6 +55,9 @@ def _registry(
     delays: Mapping[str, float] | None,
 ) -> TableRegistry:
     """The live tables: this process's alone, or shared with others through Redis."""
+    if delays is None and settings.COMPUTER_PAUSE_SCALE != 1:
+        scale = settings.COMPUTER_PAUSE_SCALE
+        delays = {tempo: pause * scale for tempo, pause in TEMPO_SECONDS.items()}
     options: dict[str, Any] = {"delays": delays, "clock_scale": settings.CLOCK_SCALE}
     if settings.REDIS_URL is None:
         return TableRegistry(service, hub, clock, **options)
@@ -114,7 +117,8 @@ def create_app(
 
     ``resolve`` finds game engines, ``clock`` tells the time, ``password_hasher`` hashes
     passwords (argon2 with its recommended cost by default), ``table_delays`` are the pauses
-    before computer moves by tempo (docs/tables.md); tests pass their own.
+    before computer moves by tempo (docs/tables.md; by default `TEMPO_SECONDS` times the setting
+    ``COMPUTER_PAUSE_SCALE``); tests pass their own.
     """
     settings = settings or Settings()
     settings.check()
