@@ -2,6 +2,10 @@
 
 Each module in ``COMMAND_MODULES`` exposes ``register(subparsers)``, which adds its sub-commands
 and sets ``func`` (taking the parsed arguments, returning the exit status) on each.
+
+A command imports only the modules that register it (``COMMANDS``): ``spielcenter deal cruel``
+never imports the Speedquilt bots and their numpy, which took most of its half second. Help, an
+unknown command or none at all import every module, so the list of commands is whole.
 """
 
 from __future__ import annotations
@@ -22,23 +26,39 @@ COMMAND_MODULES = [
     "spielcenter.cli.speedquilt_verify",
 ]
 
+_SPEEDQUILT = [name for name in COMMAND_MODULES if name.startswith("spielcenter.cli.speedquilt")]
+
+COMMANDS: dict[str, list[str]] = {
+    "solve": ["spielcenter.cli.solve"],
+    "winrate": ["spielcenter.cli.solve"],
+    "winnable": ["spielcenter.cli.winnable"],
+    "deal": ["spielcenter.cli.patience"],
+    "replay": ["spielcenter.cli.patience"],
+    "play": ["spielcenter.cli.patience"],
+    "serve": ["spielcenter.cli.serve"],
+    "speedquilt": _SPEEDQUILT,
+}
+"""Which modules register each command (a test holds it to what the modules register)."""
+
 EXIT_BAD_INPUT = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every sub-command registered."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: with ``command``, only the modules that register it; else all."""
     parser = argparse.ArgumentParser(
         prog="spielcenter", description="Spielcenter: patience and quilt games."
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMANDS.get(command or "", COMMAND_MODULES):
         importlib.import_module(name).register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = words[0] if words and words[0] in COMMANDS else None
+    args = build_parser(command).parse_args(words)
     status: int = args.func(args)
     return status
 
