@@ -2,7 +2,7 @@
 // text and goes into the page as text, never as HTML. A table without chat shows a clear note.
 
 import { t } from "./i18n.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 
 /** The chat panel of the table screen `screen` (its chat lines, seat and socket). */
 export function chatPanel(screen) {

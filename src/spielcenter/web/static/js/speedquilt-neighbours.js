@@ -3,7 +3,7 @@
 
 import { t } from "./i18n.js";
 import { quiltGrid } from "./speedquilt-blocks.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 import { helpfulDice } from "./speedquilt-giving.js";
 
 /** The neighbours panel of the table screen `screen`. */

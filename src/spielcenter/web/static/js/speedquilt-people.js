@@ -5,7 +5,7 @@
 
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 import { taler } from "./lobby-page.js";
 
 /** Below this many seconds left a clock shows the warning colour. */

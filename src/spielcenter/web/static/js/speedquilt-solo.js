@@ -7,7 +7,7 @@
 import { getJson, send } from "./api.js";
 import { t } from "./i18n.js";
 import { endTable, keptEndTable } from "./speedquilt-end.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
 import {
   dailyResult,
@@ -20,7 +20,7 @@ import {
   stageResult,
 } from "./speedquilt-solo-parts.js";
 import { TableScreen } from "./speedquilt-table.js";
-import { errorText } from "./lobby-page.js";
+import { errorText } from "./errors.js";
 import { linesUpTo } from "./progress-speedquilt.js";
 import { GameSocket } from "./socket.js";
 

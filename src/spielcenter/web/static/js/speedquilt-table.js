@@ -5,7 +5,8 @@
 
 import { getJson } from "./api.js";
 import { fingerprintNote } from "./fairness.js";
-import { t, has } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import {
   blockDef,
@@ -28,7 +29,7 @@ import { settingsDialog, tableSettings } from "./speedquilt-settings.js";
 import { shelvesPaidBy, shopPanel } from "./speedquilt-shop.js";
 import { TableSocket } from "./socket.js";
 import { chatPanel } from "./speedquilt-chat.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 import { neighbourLarge, neighboursPanel } from "./speedquilt-neighbours.js";
 import {
   playBell,
@@ -218,8 +219,7 @@ export class TableScreen {
       });
     } else if (message.type === "error") {
       if (message.code === "stale") this.socket.resync();
-      const key = `error.${message.code}`;
-      this.say(has(key) ? t(key) : message.message || t("error.unknown"), true);
+      this.say(errorText(message), true);
       this.pending = false;
       this.render();
     }

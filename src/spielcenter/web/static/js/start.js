@@ -3,6 +3,7 @@
 
 import { getJson, listOf } from "./api.js";
 import { accountBox } from "./account.js";
+import { el } from "./dom.js";
 import { formatDuration, t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import { speedquiltPanel } from "./speedquilt-lobby.js";
@@ -16,13 +17,6 @@ export const GAMES = [
     variants: ["classic", "second-redeal", "round-the-corner", "second-redeal+round-the-corner"],
   },
 ];
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function gameTitle(entry) {
   return `${t(`game.${entry.game}`)} · ${t(`variant.${entry.game}.${entry.variant}`)}`;
