@@ -1,7 +1,7 @@
 // The solo Speedquilt screen (#/solo/<game id>): a campaign stage or the daily quilt. Such a game
 // is a stored game of the server, followed with the game protocol (`open`/`event`/`move`); this
 // screen is the table screen with a socket that turns those messages into the table messages the
-// table screen understands, plus what only solo has: the giving turn, the shelf that loses a
+// table screen understands (speedquilt-solo-protocol.js), plus what only solo has: the giving turn, the shelf that loses a
 // block, the round/target/spools in the toolbar, and the stage or daily result at the end.
 
 import { getJson, send } from "./api.js";
@@ -13,7 +13,6 @@ import {
   dailyResult,
   dayOf,
   givingTurnPanel,
-  linesOf,
   removePanel,
   soloFacts,
   stageOf,
@@ -22,14 +21,7 @@ import {
 import { TableScreen } from "./speedquilt-table.js";
 import { errorText } from "./errors.js";
 import { linesUpTo } from "./progress-speedquilt.js";
-import { GameSocket } from "./socket.js";
-
-/** The socket of a stored solo game: moves are the game protocol's `move`. */
-class SoloSocket extends GameSocket {
-  move(move) {
-    return this.send({ type: "move", move });
-  }
-}
+import { SoloSocket } from "./speedquilt-solo-protocol.js";
 
 /** Start (or continue) the current campaign stage and go to it. */
 export async function playStage() {
@@ -59,7 +51,7 @@ export class SoloScreen extends TableScreen {
     // Replaces the table socket, which the table screen made but never connected.
     this.socket = new SoloSocket(
       gameId,
-      (message) => this.translate(message),
+      (message) => this.receive(message),
       (up) => this.connection(up),
     );
   }
@@ -76,32 +68,20 @@ export class SoloScreen extends TableScreen {
     this.root.classList.remove("solo");
   }
 
-  // -- the game protocol, as table messages ------------------------------------------------------
+  // -- what solo adds to the table messages ---------------------------------------------------
 
-  translate(message) {
-    if (message.type === "state" && message.view.game !== "speedquilt") {
+  receive(message) {
+    if (message.type === "solo.other_game") {
       // A patience game has its own screen.
       location.hash = `#/game/${encodeURIComponent(this.gameId)}`;
-    } else if (message.type === "state") {
-      this.receive({ ...this.tableMessage("table.state", message), seat: 0, history: [] });
+      return;
+    }
+    if (message.achievements) this.achievements = message.achievements;
+    super.receive(message);
+    if (message.type === "table.state") {
       this.loadHistory(message.seq);
       this.loadFacts();
-    } else if (message.type === "event") {
-      const { kind, move } = message.event;
-      const lines = kind === "move" && this.view ? linesOf(move, this.view, message.view) : [];
-      const line = lines[0] ?? null;
-      const entry = { seq: message.seq, seat: 0, move, line, also: lines.slice(1) };
-      if (message.achievements) this.achievements = message.achievements;
-      this.receive({ ...this.tableMessage("table.event", message), entry });
-    } else {
-      this.receive(message);
     }
-  }
-
-  tableMessage(type, message) {
-    const view = message.view;
-    const { seq } = message;
-    return { type, table_id: this.gameId, seq, view, legal: view.legal, to_act: view.to_act };
   }
 
   /** The history lines of what happened before this screen opened, from the game's replay. */
@@ -243,18 +223,7 @@ export class SoloScreen extends TableScreen {
       // otherwise she places dice from the docked panel straight onto her quilt.
       const sewing = this.sewingCell && this.phone ? this.sewingView() : null;
       if (sewing) return sewing;
-      return givingTurnPanel(this.view, {
-        selected: this.givingDie,
-        kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
-        onSelect: (name) => {
-          this.givingDie = this.givingDie === name ? null : name;
-          this.render();
-          this.revealLitPatch();
-        },
-        onPass: () => this.play("pass"),
-        onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
-        onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
-      });
+      return givingTurnPanel(this.view, this.giving());
     }
     if (phase === "shop_remove" && this.legal.length)
       return removePanel(this.view, this.legal, (move) => this.play(move));

@@ -662,8 +662,7 @@ export class TableScreen {
       legal: this.legal,
       onSelect: mine ? (name) => this.selectDie(name) : null,
       onBasket: (name) => this.toggleBasket(name),
-      onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
-      onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
+      ...this.adjusting(),
     });
     for (const name of this.selected)
       tray.querySelector(`[data-die="${name}"]`)?.classList.add("selected");
@@ -899,20 +898,11 @@ export class TableScreen {
       content = this.sewingView();
     } else if (this.myWindow && this.legal.length) {
       const { box } = givingWindow(this.view, {
-        selected: this.givingDie,
+        ...this.giving(),
         giverName: this.nameOf(this.view.turn.seat),
         autoPass: this.settings.auto_continue,
         onAutoPass: (on) => this.changeSetting({ auto_continue: on }),
-        kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
         legal: this.legal,
-        onSelect: (name) => {
-          this.givingDie = this.givingDie === name ? null : name;
-          this.render();
-          this.revealLitPatch();
-        },
-        onPass: () => this.play("pass"),
-        onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
-        onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
       });
       layer.classList.add("docked");
       content = box;
@@ -1003,27 +993,48 @@ export class TableScreen {
     const turn = this.view.turn;
     const open = new Set(this.diceForInfo().map((d) => d.die));
     const quilt = this.view.seats[this.seat].quilt;
+    const giving = this.giving();
     const area = el("section", "sq-dice-area");
     area.append(
       diceTray(
         { ...turn, basket: [], used: [] },
         {
-          selected: this.givingDie,
+          ...giving,
           offered: open,
           helpful: helpfulDice(quilt, turn.dice, [...open]),
-          kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
           legal: this.legal,
-          onSelect: (name) => {
-            if (!open.has(name)) return;
-            this.givingDie = this.givingDie === name ? null : name;
-            this.render();
-          },
-          onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
-          onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
+          onSelect: (name) => open.has(name) && giving.onSelect(name),
         },
       ),
     );
     return area;
+  }
+
+  /**
+   * What her taps do while she gives (a table's giving window, solo's giving turn, the sewing
+   * view of either): the die she chose, her thimble and dye bath, and the moves they send.
+   * Choosing a die scrolls its lit patches into sight above a docked window.
+   */
+  giving() {
+    return {
+      selected: this.givingDie,
+      kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
+      onSelect: (name) => {
+        this.givingDie = this.givingDie === name ? null : name;
+        this.render();
+        this.revealLitPatch();
+      },
+      onPass: () => this.play("pass"),
+      ...this.adjusting(),
+    };
+  }
+
+  /** The thimble and dye-bath moves of a die (in her turn and while she gives). */
+  adjusting() {
+    return {
+      onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
+      onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
+    };
   }
 
   changeSetting(partial) {
