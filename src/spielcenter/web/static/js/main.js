@@ -115,16 +115,12 @@ function route() {
     // A campaign stage or a daily quilt: the table screen on a stored game.
     screen = new SoloScreen(root, decodeURIComponent(solo[1]), app);
     screen.start();
-    window.spielcenterScreen = screen;
   } else if (table) {
     screen = new TableScreen(root, decodeURIComponent(table[1]), app);
     screen.start();
-    window.spielcenterScreen = screen;
   } else if (match) {
     screen = new GameScreen(root, decodeURIComponent(match[1]), app);
     screen.start();
-    // Reachable from the console (and the browser tests): the screen and its socket.
-    window.spielcenterScreen = screen;
   } else if ((screen = lobbyScreen())) {
     // Tables with people: the lobby, an invitation's join screen, the account's taler.
     screen.start();
