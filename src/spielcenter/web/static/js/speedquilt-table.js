@@ -3,7 +3,6 @@
 // decides every move: the screen sends the engine's text notation and offers only what the
 // server's `legal` list holds; its own pre-checks only decide what lights up.
 
-import { getJson } from "./api.js";
 import { fingerprintNote } from "./fairness.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";

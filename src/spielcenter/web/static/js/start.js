@@ -22,7 +22,7 @@ function gameTitle(entry) {
   return `${t(`game.${entry.game}`)} · ${t(`variant.${entry.game}.${entry.variant}`)}`;
 }
 
-function resumeList(open, app) {
+function resumeList(open) {
   const section = el("section", "resume");
   section.append(el("h2", "", t("start.resume")));
   const list = el("ul", "open-games");
@@ -197,7 +197,7 @@ export async function showStart(root, app) {
   side.append(app.languageSelect(), accountBox(app.me, app.reload));
   header.append(el("h1", "", t("app.title")), side);
   const body = el("div", "start-body");
-  if (open.length) body.append(resumeList(open, app));
+  if (open.length) body.append(resumeList(open));
   const games = el("div", "games");
   for (const spec of GAMES) games.append(gamePanel(spec, app));
   games.append(speedquiltPanel(app));
