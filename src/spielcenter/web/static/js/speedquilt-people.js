@@ -99,13 +99,6 @@ function stillChoosing(screen) {
   return Object.keys(windows).map(Number);
 }
 
-/** A `table.seat` message: her seat changed hands (or came back); keep it and the clocks. */
-export function seatChanged(screen, message) {
-  const info = seatInfo(screen, message.seat);
-  if (info) info.away = message.away;
-  if (message.clocks) screen.clocks = message.clocks;
-}
-
 /**
  * The bar of a table with people above her status line: the stake and the pot, her own clock,
  * whom the active player waits for, the computer playing her seat (and taking it back), leaving.

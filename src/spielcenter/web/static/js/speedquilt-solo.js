@@ -1,8 +1,9 @@
 // The solo Speedquilt screen (#/solo/<game id>): a campaign stage or the daily quilt. Such a game
 // is a stored game of the server, followed with the game protocol (`open`/`event`/`move`); this
 // screen is the table screen with a socket that turns those messages into the table messages the
-// table screen understands (speedquilt-solo-protocol.js), plus what only solo has: the giving turn, the shelf that loses a
-// block, the round/target/spools in the toolbar, and the stage or daily result at the end.
+// table screen understands (speedquilt-solo-protocol.js), plus what only solo has: the giving
+// turn, the shelf that loses a block, the round/target/spools in the toolbar, and the stage or
+// daily result at the end.
 
 import { getJson, send } from "./api.js";
 import { t } from "./i18n.js";
@@ -48,6 +49,8 @@ export class SoloScreen extends TableScreen {
     this.daily = null;
     this.achievements = null;
     this.ended = false;
+    // Alone at the table there are no neighbours and no chat: the history is the side's tab.
+    this.choice = { ...this.choice, tab: "history" };
     // Replaces the table socket, which the table screen made but never connected.
     this.socket = new SoloSocket(
       gameId,
@@ -81,6 +84,8 @@ export class SoloScreen extends TableScreen {
     if (message.type === "table.state") {
       this.loadHistory(message.seq);
       this.loadFacts();
+    } else if (message.type === "solo.history") {
+      this.render();
     }
   }
 
@@ -88,9 +93,9 @@ export class SoloScreen extends TableScreen {
   async loadHistory(seq) {
     try {
       const replay = await getJson(`/api/my-games/${encodeURIComponent(this.gameId)}/replay`);
-      this.history = [...linesUpTo(replay.steps, seq), ...this.history];
-      this.fairness = replay.game?.fairness; // a campaign stage: its seed's fingerprint
-      this.render();
+      const lines = linesUpTo(replay.steps, seq);
+      // A campaign stage: its seed's fingerprint.
+      this.receive({ type: "solo.history", lines, fairness: replay.game?.fairness });
     } catch {
       // The history is a help, not the game: the screen plays on without the earlier lines.
     }
@@ -147,7 +152,6 @@ export class SoloScreen extends TableScreen {
     // Alone at the table: no neighbours and no chat; on a phone the history needs no tab.
     for (const part of this.root.querySelectorAll(".sq-neighbours, .sq-chat, .sq-tabs"))
       part.remove();
-    this.tab = "history";
     this.root.dataset.tab = "history";
   }
 
@@ -216,12 +220,13 @@ export class SoloScreen extends TableScreen {
   /** The overlay of a solo phase; undefined where the table screen's own overlay applies. */
   soloOverlay() {
     const phase = this.view.phase;
-    if (this.settingsOpen) return undefined;
-    if (phase !== "turn" && phase !== "giving_turn") this.sewingCell = null;
+    if (this.choice.settingsOpen) return undefined;
+    if (phase !== "turn" && phase !== "giving_turn")
+      this.choose({ sewingCell: null }, { draw: false });
     if (phase === "giving_turn" && this.legal.length) {
       // On a phone a tap on her block opens the sewing view (seed 003: "oder beim Abgeben");
       // otherwise she places dice from the docked panel straight onto her quilt.
-      const sewing = this.sewingCell && this.phone ? this.sewingView() : null;
+      const sewing = this.choice.sewingCell && this.phone ? this.sewingView() : null;
       if (sewing) return sewing;
       return givingTurnPanel(this.view, this.giving());
     }
