@@ -57,14 +57,15 @@ def installed_eslint() -> Path:
         try:
             for name in MANIFESTS:
                 shutil.copy(ROOT / name, work / name)
-            subprocess.run(
+            npm = subprocess.run(
                 ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
                 cwd=work,
-                check=True,
                 capture_output=True,
                 text=True,
                 timeout=INSTALL_TIMEOUT_S,
             )
+            if npm.returncode:
+                raise RuntimeError(f"npm ci of the pinned ESLint failed in {work}:\n{npm.stderr}")
             work.rename(target)
         except OSError:
             if not target.exists():  # not another worker's copy that came first
