@@ -20,6 +20,7 @@ typecheck: install
 	$(UV) run mypy
 
 unit: install
+	@./scripts/ensure-node.sh
 	@./scripts/ensure-services.sh
 	$(UV) run pytest -n 2 -m "not browser"
 
@@ -29,6 +30,7 @@ browser: install
 
 test: install
 	@./scripts/ensure-chromium.sh
+	@./scripts/ensure-node.sh
 	@./scripts/ensure-services.sh
 	$(UV) run ruff check src tests bench
 	$(UV) run ruff format --check src tests bench

@@ -90,9 +90,15 @@ def my_turn(page: Page) -> bool:
     return "my-turn" in (page.locator(".sq-screen").get_attribute("class") or "")
 
 
-SEWABLE = """() => (window.spielcenterScreen?.legal ?? []).find((m) => m.startsWith("sew "))
-  ?? null"""
-"""A block the server lets her sew now with her dice (``sew <block> <die>:<patch> …``), if any."""
+SEWABLE = """async () => {
+  const [, kind, id] = location.hash.split("/");
+  const path = kind === "table" ? `/api/tables/${id}` : `/api/games/${id}`;
+  const shown = await (await fetch(path)).json();
+  return (shown.legal ?? shown.view?.legal ?? []).find((m) => m.startsWith("sew ")) ?? null;
+}"""
+"""A block the server lets her sew now with her dice (``sew <block> <die>:<patch> …``), if any:
+her legal moves as the server lists them for the page's own session (a table's ``legal``, a
+solo game's ``view.legal``)."""
 
 
 def sew_what_fits(page: Page) -> bool:
@@ -100,8 +106,8 @@ def sew_what_fits(page: Page) -> bool:
     "Block nähen"; True. Otherwise tap one die onto a patch it lights and clear that plan
     again (planning and its undoing stay exercised); False.
 
-    Which block her dice sew is the server's answer (its legal moves, as the screen holds
-    them): trying dice by tapping until a block happened to be full took most of a whole
+    Which block her dice sew is the server's answer (its legal moves, asked over HTTP with the
+    page's session): trying dice by tapping until a block happened to be full took most of a whole
     game's time, and mostly planned patches only to clear them."""
     move = page.evaluate(SEWABLE)
     if move is None:

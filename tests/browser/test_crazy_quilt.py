@@ -19,6 +19,7 @@ from .ui import (
     play_line,
     seq,
     set_auto_move,
+    shown_id,
     start_deal,
     wait_past,
 )
@@ -244,7 +245,7 @@ def open_the_position(page: Page, deal: int) -> tuple[str, str]:
     line, both, one = line_to_a_card_fitting_both_ways(deal)
     start_deal(page, "crazy-quilt", deal)
     set_auto_move(page, False)
-    game_id = page.evaluate("window.spielcenterScreen.gameId")
+    game_id = shown_id(page)
     page.goto("/#/")
     page.wait_for_selector(".game-panel")
     assert play_line(page, game_id, line) == "playing"

@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import ViewportSize, expect
+from playwright.sync_api import ViewportSize, WebSocketRoute, expect
 
 from .ui import (
     DESKTOP,
+    MAX_STEPS,
     PHONE,
     PageFactory,
     assert_readable,
@@ -250,12 +251,26 @@ def test_a_reload_mid_game_continues_where_it_was(open_page: PageFactory) -> Non
 
 def test_a_dropped_connection_reconnects_and_play_goes_on(open_page: PageFactory) -> None:
     page = open_page()
+    # The page's sockets go through the test, which can cut one as a lost network would.
+    sockets: list[WebSocketRoute] = []
+
+    def relay(socket: WebSocketRoute) -> None:
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page.route_web_socket("**/ws", relay)
     start_deal(page, "cruel", 1)
     set_auto_move(page, False)
     play_first_by_click(page)
     made = moves_made(page)
-    page.evaluate("window.spielcenterScreen.socket.drop()")
-    page.wait_for_function("() => window.spielcenterScreen.socket.connected")
+    assert len(sockets) == 1
+    sockets[0].close()
+    for _ in range(MAX_STEPS):
+        if len(sockets) == 2:
+            break
+        page.wait_for_timeout(20)
+    assert len(sockets) == 2, "the page did not connect again"
+    expect(page.locator(".game-screen")).not_to_have_class(re.compile(r"\boffline\b"))
     play_first_by_click(page)
     assert moves_made(page) == made + 1
 

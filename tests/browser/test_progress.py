@@ -22,6 +22,7 @@ from .ui import (
     play_to_the_end,
     seq,
     set_auto_move,
+    shown_id,
     start_deal,
     wait_past,
 )
@@ -167,7 +168,7 @@ def win_a_cruel_game(page: Page) -> None:
     assert line, "the solver found no winning line"
     start_deal(page, "cruel", WINNABLE_DEAL)
     set_auto_move(page, False)
-    game_id = page.evaluate("window.spielcenterScreen.gameId")
+    game_id = shown_id(page)
     page.goto("/#/")
     page.wait_for_selector(".game-panel")
     assert play_line(page, game_id, line) == "won"
@@ -249,10 +250,10 @@ def test_my_games_lists_what_was_played_last_first(open_page: PageFactory) -> No
     played a moment ago, then the one dealt after it but left since."""
     page = open_page()
     start_deal(page, "cruel", 1)
-    played = page.evaluate("window.spielcenterScreen.gameId")
+    played = shown_id(page)
     back_to_start(page)
     start_deal(page, "cruel", 2)
-    left = page.evaluate("window.spielcenterScreen.gameId")
+    left = shown_id(page)
     back_to_start(page)
     page.goto(f"/#/game/{played}")
     page.wait_for_selector(".game-screen[data-seq] .board")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from spielcenter.games.base import get_game
 from spielcenter.games.speedquilt.rules import Speedquilt
@@ -35,7 +35,7 @@ from .speedquilt_ui import (
     play_to_the_end,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory, assert_accessible, claim_account
+from .ui import MAX_STEPS, PHONE, PageFactory, assert_accessible, claim_account, shown_id
 
 pytestmark = pytest.mark.browser
 
@@ -256,7 +256,7 @@ def test_a_table_replays_from_her_seat_with_the_dice_as_they_were(
     choose_start_row(page)
     wait_for_my_turn(page)
     click_and_wait(page, '.sq-actions [data-move="roll"]')
-    table_id = page.evaluate("window.spielcenterScreen.tableId")
+    table_id = shown_id(page)
     rolled = page.locator(".sq-history li").last.inner_text()
     page.goto("/#/progress/games")
     row = page.locator(f'.table-row[data-id="{table_id}"]')
@@ -304,7 +304,7 @@ def test_the_end_table_of_a_table_shows_what_the_game_earned(open_page: PageFact
     # Deal 1 against an easy computer earns her achievements (Gut beschenkt among them) the way
     # the test plays, so the end table has something to show.
     open_table(page, computers=1, level="easy", tempo="fast", deal=1)
-    table_id = page.evaluate("window.spielcenterScreen.tableId")
+    table_id = shown_id(page)
     play_to_the_end(page)
     earned = [
         item["key"]
@@ -433,13 +433,35 @@ def test_a_stage_she_has_left_draws_nothing_over_the_page_she_went_to(
     facts) arrives later on a busy machine and must not draw the stage over the new page."""
     page = open_page()
     start_solo(page, ".solo-play-stage")
+    stage = shown_id(page)
     page.goto("/#/progress/games")
     games = page.locator(".game-row")
     expect(games.first).to_be_visible()
-    # The stage's late answers, as they would arrive now (the screen is still reachable).
-    page.evaluate("() => window.spielcenterScreen.loadFacts()")
-    page.evaluate("() => window.spielcenterScreen.loadHistory(0)")
-    page.evaluate("() => window.spielcenterScreen.render()")
+    # From now on the server's answers to the stage's loads are held back, as on a busy machine.
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/campaign", hold)
+    page.route("**/api/my-games/*/replay", hold)
+    page.goto(f"/#/solo/{stage}")
+    page.wait_for_selector(".sq-screen.solo[data-seq]")
+    page.goto("/#/progress/games")
+    expect(games.first).to_be_visible()
+    for _ in range(MAX_STEPS):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(20)
+    assert sorted(route.request.url.split("/api/")[1] for route in held) == [
+        "campaign",
+        f"my-games/{stage}/replay",
+    ]
+    # The stage's late answers arrive now, after she went elsewhere.
+    for route in held:
+        with page.expect_request_finished(lambda request, route=route: request == route.request):
+            route.continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 100))")
     expect(page.locator(".sq-screen")).to_have_count(0)
     expect(games.first).to_be_visible()
 

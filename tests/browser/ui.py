@@ -1,8 +1,8 @@
 """What a player does in the browser, as small steps the tests are written in.
 
-Everything goes through the page as a person would use it: clicks, drags, keys. The only thing
-read besides visible text is the ``data-seq`` the game screen keeps (the last log entry it drew),
-so a step can wait until the server has answered.
+Everything goes through the page as a person would use it: clicks, drags, keys. Read besides
+visible text are the page's address (which game it shows) and the ``data-seq`` the game screen
+keeps (the last log entry it drew), so a step can wait until the server has answered.
 """
 
 from __future__ import annotations
@@ -50,6 +50,14 @@ def start_deal(page: Page, game: str, deal: int, variant: str | None = None) -> 
     panel.locator('input[name="deal"]').fill(str(deal))
     panel.locator(".play-deal").click()
     page.wait_for_selector(".game-screen[data-seq] .board")
+
+
+def shown_id(page: Page) -> str:
+    """The game or table the page shows, as its address says (``#/game/<id>``, ``#/table/<id>``,
+    ``#/solo/<id>``)."""
+    shown = str(page.evaluate("() => decodeURIComponent(location.hash.split('/')[2] ?? '')"))
+    assert shown, f"the page shows no game or table: {page.url}"
+    return shown
 
 
 def seq(page: Page) -> int:

@@ -2,7 +2,8 @@
 // log in to another one; a named account may log out here or everywhere.
 
 import { send } from "./api.js";
-import { has, t } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { t } from "./i18n.js";
 
 /** The server's rules for a new name and password (services/accounts.py), said up front. */
 const NAME_LENGTH = { min: 3, max: 24 };
@@ -96,8 +97,7 @@ export function accountBox(me, changed) {
       await send("POST", path, body);
       changed();
     } catch (error) {
-      const key = `error.${error.code}`;
-      say(has(key) ? t(key) : t("error.unknown"));
+      say(errorText(error, { serverWords: false }));
     }
   }
 

@@ -3,18 +3,10 @@
 // the move in words; the first takes the focus, Tab goes on, Enter or a tap chooses, Escape or a
 // press outside closes it. It lives outside the board, so the board's keys leave it alone.
 
+import { button } from "./dom.js";
 import { t } from "./i18n.js";
 
 const MARGIN_PX = 8;
-
-function choiceButton(label, className, onClick) {
-  const el = document.createElement("button");
-  el.type = "button";
-  el.className = className;
-  el.textContent = label;
-  el.addEventListener("click", onClick);
-  return el;
-}
 
 export class MoveChoice {
   /**
@@ -38,9 +30,9 @@ export class MoveChoice {
         this.close();
         option.choose();
       };
-      this.el.append(choiceButton(option.label, "choice-option", pick));
+      this.el.append(button(option.label, "choice-option", pick));
     }
-    this.el.append(choiceButton(t("action.cancel"), "choice-cancel", () => this.close()));
+    this.el.append(button(t("action.cancel"), "choice-cancel", () => this.close()));
     // A press anywhere else closes it (the capture phase sees it before the board does).
     this.onOutside = (event) => {
       if (!this.el.contains(event.target)) this.close();

@@ -4,7 +4,7 @@
 // every die and draw the replay shows (services/fairness.py). The words come from fairness.po.
 
 import { t } from "./i18n.js";
-import { el } from "./speedquilt-dom.js";
+import { el } from "./dom.js";
 
 /**
  * The fingerprint of a table's seed, small, for the table screen; null for a practice table dealt

@@ -4,6 +4,8 @@
 
 import { BoardInput } from "./input.js";
 import { GameSocket } from "./socket.js";
+import { button } from "./dom.js";
+import { errorText } from "./errors.js";
 import { formatDuration, has, t } from "./i18n.js";
 import { describeMove } from "./move-words.js";
 import { rulesUrl } from "./rules.js";
@@ -12,14 +14,11 @@ import * as crazyQuilt from "./crazy-quilt.js";
 
 const BOARDS = { cruel, "crazy-quilt": crazyQuilt };
 
-function button(label, key, onClick, className = "") {
-  const el = document.createElement("button");
-  el.type = "button";
-  el.className = className;
-  el.textContent = label;
-  if (key) el.setAttribute("aria-keyshortcuts", key);
-  el.addEventListener("click", onClick);
-  return el;
+/** A toolbar button: a dom.js button that names its keyboard shortcut. */
+function toolButton(label, key, onClick, className = "") {
+  const node = button(label, className, onClick);
+  if (key) node.setAttribute("aria-keyshortcuts", key);
+  return node;
 }
 
 export class GameScreen {
@@ -94,9 +93,9 @@ export class GameScreen {
 
     this.controls = document.createElement("nav");
     this.controls.className = "controls";
-    this.undoButton = button(t("action.undo"), "u", () => this.command("undo"), "undo");
-    this.redoButton = button(t("action.redo"), "Control+y", () => this.command("redo"), "redo");
-    this.hintButton = button(t("action.hint"), "h", () => this.command("hint"), "hint-button");
+    this.undoButton = toolButton(t("action.undo"), "u", () => this.command("undo"), "undo");
+    this.redoButton = toolButton(t("action.redo"), "Control+y", () => this.command("redo"), "redo");
+    this.hintButton = toolButton(t("action.hint"), "h", () => this.command("hint"), "hint-button");
     this.controls.append(this.undoButton, this.redoButton, this.hintButton);
     this.actionButtons = [];
     this.boardSlot = document.createElement("main");
@@ -119,12 +118,12 @@ export class GameScreen {
     if (this.actionButtons.length || !this.view) return;
     const kind = this.kind;
     for (const action of kind.actions) {
-      const el = button(t(action.label), action.key, () => this.play(action.move), "action");
+      const el = toolButton(t(action.label), action.key, () => this.play(action.move), "action");
       el.dataset.move = action.move;
       this.actionButtons.push(el);
     }
-    const newDeal = button(t("action.new_deal"), "n", () => this.newDeal(), "new-deal");
-    const restart = button(t("action.restart"), null, () => this.restart(), "restart");
+    const newDeal = toolButton(t("action.new_deal"), "n", () => this.newDeal(), "new-deal");
+    const restart = toolButton(t("action.restart"), null, () => this.restart(), "restart");
     const rules = document.createElement("a");
     rules.className = "rules-link";
     rules.href = rulesUrl(this.view.game);
@@ -165,8 +164,7 @@ export class GameScreen {
       this.pending = false;
       // Another device moved first: fetch what we missed; the board follows.
       if (message.code === "stale") this.socket.resync();
-      const key = `error.${message.code}`;
-      this.say(has(key) ? t(key) : message.message || t("error.unknown"), true);
+      this.say(errorText(message), true);
     }
   }
 
@@ -293,11 +291,11 @@ export class GameScreen {
     const buttons = document.createElement("div");
     buttons.className = "end-buttons";
     buttons.append(
-      button(t("end.play_again"), null, () => this.newDeal(), "play-again primary"),
-      button(t("end.same_deal"), null, () => this.restart(), "same-deal"),
+      toolButton(t("end.play_again"), null, () => this.newDeal(), "play-again primary"),
+      toolButton(t("end.same_deal"), null, () => this.restart(), "same-deal"),
     );
     if (view.can_undo)
-      buttons.append(button(t("action.undo"), null, () => this.command("undo"), "undo"));
+      buttons.append(toolButton(t("action.undo"), null, () => this.command("undo"), "undo"));
     const home = document.createElement("a");
     home.href = "#/";
     home.className = "home";

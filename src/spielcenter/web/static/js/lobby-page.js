@@ -1,9 +1,9 @@
 // What the pages around the tables with people share (the lobby, an invitation's join screen,
-// the taler page): small DOM helpers, how taler and clock settings read, and the page frame.
+// the taler page): labelled controls, how taler and clock settings read, and the page frame.
 
 import { getJson } from "./api.js";
-import { formatNumber, has, t } from "./i18n.js";
-import { el } from "./speedquilt-dom.js";
+import { formatNumber, t } from "./i18n.js";
+import { el, link } from "./dom.js";
 
 /** A select `name` of `values`, each shown as `labelOf(value)`, `current` chosen. */
 export function select(name, values, labelOf, current) {
@@ -23,19 +23,6 @@ export function labelled(text, control) {
   const label = el("label", "", text + " ");
   label.append(control);
   return label;
-}
-
-/** A link to `href` inside the app. */
-export function link(text, href, className = "") {
-  const node = el("a", className, text);
-  node.href = href;
-  return node;
-}
-
-/** The text for a refusal of the server: its code's message, else the server's words. */
-export function errorText(error) {
-  const key = `error.${error.code}`;
-  return has(key) ? t(key) : error.message || t("error.unknown");
 }
 
 /** A number of taler as people read it ("1.000 Taler", "1,000 taler"). */

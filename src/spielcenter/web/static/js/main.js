@@ -2,7 +2,8 @@
 // a game (#/game/<id>). No build step; every module is a plain ES module.
 
 import { fetchMe, send } from "./api.js";
-import { browserLanguage, has, LANGUAGES, language, loadLanguage, t } from "./i18n.js";
+import { errorText } from "./errors.js";
+import { browserLanguage, LANGUAGES, language, loadLanguage, t } from "./i18n.js";
 import { showStart } from "./start.js";
 import { GameScreen } from "./game.js";
 import { TableScreen } from "./speedquilt-table.js";
@@ -90,8 +91,7 @@ const app = {
 
 function showError(error) {
   const line = root.querySelector(".status-line");
-  const key = `error.${error.code}`;
-  const text = has(key) ? t(key) : error.message || t("error.unknown");
+  const text = errorText(error);
   if (line) {
     line.textContent = text;
     line.classList.add("error");
@@ -115,16 +115,12 @@ function route() {
     // A campaign stage or a daily quilt: the table screen on a stored game.
     screen = new SoloScreen(root, decodeURIComponent(solo[1]), app);
     screen.start();
-    window.spielcenterScreen = screen;
   } else if (table) {
     screen = new TableScreen(root, decodeURIComponent(table[1]), app);
     screen.start();
-    window.spielcenterScreen = screen;
   } else if (match) {
     screen = new GameScreen(root, decodeURIComponent(match[1]), app);
     screen.start();
-    // Reachable from the console (and the browser tests): the screen and its socket.
-    window.spielcenterScreen = screen;
   } else if ((screen = lobbyScreen())) {
     // Tables with people: the lobby, an invitation's join screen, the account's taler.
     screen.start();

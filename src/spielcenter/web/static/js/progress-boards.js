@@ -3,7 +3,8 @@
 
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
-import { el, formatDate, row, table } from "./progress-dom.js";
+import { el } from "./dom.js";
+import { formatDate, row, table } from "./progress-dom.js";
 import { playDaily, playStage } from "./speedquilt-solo.js";
 
 const PERIODS = ["week", "month", "all"];

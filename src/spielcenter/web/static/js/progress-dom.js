@@ -1,15 +1,8 @@
-// Small helpers shared by the pages of Meine Partien: elements, dates, and a game's title.
+// Small helpers shared by the pages of Meine Partien: tables, dates, and a game's title.
 
+import { el } from "./dom.js";
 import { formatDate, t } from "./i18n.js";
 import { soloTitle } from "./speedquilt-solo-parts.js";
-
-/** A new element with a class and a text. */
-export function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
 
 export { formatDate }; // one way to write a date on every page (i18n.js)
 

@@ -7,7 +7,7 @@ import { seatName } from "./speedquilt-names.js";
 import { t } from "./i18n.js";
 import { quiltGrid } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
-import { el } from "./speedquilt-dom.js";
+import { el } from "./dom.js";
 import { endTable } from "./speedquilt-end.js";
 import { historyPanel } from "./speedquilt-history.js";
 import { shopPanel } from "./speedquilt-shop.js";

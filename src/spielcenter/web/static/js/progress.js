@@ -5,7 +5,8 @@
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
 import { achievementsTab, boardsTab, campaignTab, dailyTab } from "./progress-boards.js";
-import { el, formatDate, gameTitle, row, table } from "./progress-dom.js";
+import { el } from "./dom.js";
+import { formatDate, gameTitle, row, table } from "./progress-dom.js";
 import { ReplayViewer } from "./progress-replay.js";
 
 export const TABS = ["games", "achievements", "boards", "campaign", "daily"];

@@ -103,11 +103,6 @@ class FollowingSocket {
     return this.raw({ ...message, [this.kind.idKey]: this.id, id: this.nextId++ });
   }
 
-  /** Drop the connection on purpose (tests use it to check the reconnect). */
-  drop() {
-    if (this.ws) this.ws.close();
-  }
-
   close() {
     this.closed = true;
     clearInterval(this.pingTimer);

@@ -4,7 +4,7 @@
 
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
-import { el } from "./speedquilt-dom.js";
+import { el } from "./dom.js";
 
 /** The achievements the game (or table) `id` earned for this account. */
 export async function achievementsOf(id) {

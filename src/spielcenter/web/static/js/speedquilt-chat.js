@@ -2,7 +2,16 @@
 // text and goes into the page as text, never as HTML. A table without chat shows a clear note.
 
 import { t } from "./i18n.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
+
+/** What she is typing at each screen, and whether the field has her cursor: the table redraws
+ * with every move, and both survive it. */
+const drafts = new WeakMap();
+
+function draftOf(screen) {
+  if (!drafts.has(screen)) drafts.set(screen, { text: "", focused: false });
+  return drafts.get(screen);
+}
 
 /** The chat panel of the table screen `screen` (its chat lines, seat and socket). */
 export function chatPanel(screen) {
@@ -33,19 +42,20 @@ export function chatPanel(screen) {
     input.setAttribute("aria-label", t("sq.chat_write"));
     input.placeholder = t("sq.chat_write");
     // The table redraws with every move: what she is typing, and her cursor, survive it.
-    input.value = screen.chatDraft ?? "";
-    input.addEventListener("input", () => (screen.chatDraft = input.value));
-    input.addEventListener("focus", () => (screen.chatFocused = true));
+    const draft = draftOf(screen);
+    input.value = draft.text;
+    input.addEventListener("input", () => (draft.text = input.value));
+    input.addEventListener("focus", () => (draft.focused = true));
     input.addEventListener("blur", () => {
-      if (input.isConnected) screen.chatFocused = false;
+      if (input.isConnected) draft.focused = false;
     });
-    if (screen.chatFocused) queueMicrotask(() => input.focus({ preventScroll: true }));
+    if (draft.focused) queueMicrotask(() => input.focus({ preventScroll: true }));
     form.append(input, button(t("sq.chat_send"), "chat-send", () => form.requestSubmit()));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = input.value.trim();
       if (text && screen.socket.send({ type: "table.chat", text })) {
-        screen.chatDraft = "";
+        draft.text = "";
         input.value = "";
       }
     });

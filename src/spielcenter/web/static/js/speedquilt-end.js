@@ -78,6 +78,9 @@ export function endTable(view, result, ui) {
   return box;
 }
 
+/** The end table each screen shows: {key (its result), box}. */
+const kept = new WeakMap();
+
 /**
  * The end table kept across renders. The screen draws itself again whenever something arrives
  * (the pot's payout, her new achievements, a chat line, a seat that changes hands); a table built
@@ -85,15 +88,15 @@ export function endTable(view, result, ui) {
  * built once per result (anew only when the result itself differs), and only the parts that
  * arrive late are put in again: `late(box, add)` puts them with `add(node, before?)`, and they
  * are taken out before the next render.
- * @param screen the screen that draws it (it keeps the table as `screen.keptEnd`)
+ * @param screen the screen that draws it (this module keeps its table, by screen)
  * @param build () => the end table of `screen.result`
  * @param late (box, add) => void
  */
 export function keptEndTable(screen, build, late) {
   // By content, not identity: after a reconnect the server sends the same result again.
   const key = JSON.stringify(screen.result);
-  if (screen.keptEnd?.key !== key) screen.keptEnd = { key, box: build() };
-  const box = screen.keptEnd.box;
+  if (kept.get(screen)?.key !== key) kept.set(screen, { key, box: build() });
+  const box = kept.get(screen).box;
   for (const part of box.querySelectorAll(".end-late")) part.remove();
   late(box, (node, before = null) => {
     if (!node) return;

@@ -9,8 +9,9 @@ import { NEIGHBOUR_NAMES, seatName } from "./speedquilt-names.js";
 import { t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import { TEMPOS, tableSettings } from "./speedquilt-settings.js";
-import { el } from "./speedquilt-dom.js";
-import { errorText, LobbyPage, labelled, link, seconds, select, taler } from "./lobby-page.js";
+import { el, link } from "./dom.js";
+import { errorText } from "./errors.js";
+import { LobbyPage, labelled, seconds, select, taler } from "./lobby-page.js";
 
 const LEVELS = ["easy", "normal", "strong"];
 const THINK = [30, 60, 90, 120, null];

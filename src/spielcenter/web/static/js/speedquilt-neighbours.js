@@ -3,7 +3,7 @@
 
 import { t } from "./i18n.js";
 import { quiltGrid } from "./speedquilt-blocks.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 import { helpfulDice } from "./speedquilt-giving.js";
 
 /** The neighbours panel of the table screen `screen`. */
@@ -33,10 +33,7 @@ export function neighboursPanel(screen) {
     const grid = quiltGrid(seat.quilt);
     grid.classList.add("small");
     card.append(grid);
-    card.addEventListener("click", () => {
-      screen.largeNeighbour = seat.seat;
-      screen.render();
-    });
+    card.addEventListener("click", () => screen.choose({ largeNeighbour: seat.seat }));
     box.append(card);
   }
   return box;
@@ -55,10 +52,9 @@ export function neighbourLarge(screen, seat) {
       screen.info.attach(wrap, placed.block, context);
     },
   });
-  const close = button(t("sq.close"), "close-large primary", () => {
-    screen.largeNeighbour = null;
-    screen.render();
-  });
+  const close = button(t("sq.close"), "close-large primary", () =>
+    screen.choose({ largeNeighbour: null }),
+  );
   box.append(grid, close);
   return box;
 }

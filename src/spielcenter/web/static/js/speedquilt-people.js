@@ -5,7 +5,7 @@
 
 import { getJson } from "./api.js";
 import { t } from "./i18n.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 import { taler } from "./lobby-page.js";
 
 /** Below this many seconds left a clock shows the warning colour. */
@@ -97,13 +97,6 @@ function seatInfo(screen, seat) {
 function stillChoosing(screen) {
   const windows = screen.view?.turn?.windows ?? {};
   return Object.keys(windows).map(Number);
-}
-
-/** A `table.seat` message: her seat changed hands (or came back); keep it and the clocks. */
-export function seatChanged(screen, message) {
-  const info = seatInfo(screen, message.seat);
-  if (info) info.away = message.away;
-  if (message.clocks) screen.clocks = message.clocks;
 }
 
 /**

@@ -58,6 +58,13 @@ export class SewingPlan {
     this.byCell.clear();
   }
 
+  /** A plan of its own with the same dice on the same patches (the screen changes a copy). */
+  copy() {
+    const plan = new SewingPlan();
+    for (const [cell, patches] of this.byCell) plan.byCell.set(cell, new Map(patches));
+    return plan;
+  }
+
   /** The dice already in the plan. */
   plannedDice() {
     const out = new Set();

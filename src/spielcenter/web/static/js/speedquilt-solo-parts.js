@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { blockShortName, blockSvg } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el, link } from "./dom.js";
 import { helpfulDice } from "./speedquilt-giving.js";
 
 /** The campaign's last stage: clearing it completes the campaign. */
@@ -237,12 +237,6 @@ export function soloFacts(view, campaign) {
 
 // -- the result -----------------------------------------------------------------------------------
 
-function link(href, text, className) {
-  const node = el("a", className, text);
-  node.href = href;
-  return node;
-}
-
 /**
  * What a finished stage did to the campaign: cleared or missed, the campaign points it carried,
  * the spools left (and a restart at stage 1).
@@ -308,7 +302,7 @@ function listLinks(pairs) {
   const nav = el("p", "result-links");
   pairs.forEach(([href, key], index) => {
     if (index) nav.append(" · ");
-    nav.append(link(href, t(key), `result-link ${key.replace("solo.", "")}`));
+    nav.append(link(t(key), href, `result-link ${key.replace("solo.", "")}`));
   });
   return nav;
 }

@@ -1,35 +1,28 @@
 // The solo Speedquilt screen (#/solo/<game id>): a campaign stage or the daily quilt. Such a game
 // is a stored game of the server, followed with the game protocol (`open`/`event`/`move`); this
 // screen is the table screen with a socket that turns those messages into the table messages the
-// table screen understands, plus what only solo has: the giving turn, the shelf that loses a
-// block, the round/target/spools in the toolbar, and the stage or daily result at the end.
+// table screen understands (speedquilt-solo-protocol.js), plus what only solo has: the giving
+// turn, the shelf that loses a block, the round/target/spools in the toolbar, and the stage or
+// daily result at the end.
 
 import { getJson, send } from "./api.js";
 import { t } from "./i18n.js";
 import { endTable, keptEndTable } from "./speedquilt-end.js";
-import { button, el } from "./speedquilt-dom.js";
+import { button, el } from "./dom.js";
 import { achievementsBox, achievementsOf } from "./speedquilt-achievements.js";
 import {
   dailyResult,
   dayOf,
   givingTurnPanel,
-  linesOf,
   removePanel,
   soloFacts,
   stageOf,
   stageResult,
 } from "./speedquilt-solo-parts.js";
 import { TableScreen } from "./speedquilt-table.js";
-import { errorText } from "./lobby-page.js";
+import { errorText } from "./errors.js";
 import { linesUpTo } from "./progress-speedquilt.js";
-import { GameSocket } from "./socket.js";
-
-/** The socket of a stored solo game: moves are the game protocol's `move`. */
-class SoloSocket extends GameSocket {
-  move(move) {
-    return this.send({ type: "move", move });
-  }
-}
+import { SoloSocket } from "./speedquilt-solo-protocol.js";
 
 /** Start (or continue) the current campaign stage and go to it. */
 export async function playStage() {
@@ -56,10 +49,12 @@ export class SoloScreen extends TableScreen {
     this.daily = null;
     this.achievements = null;
     this.ended = false;
+    // Alone at the table there are no neighbours and no chat: the history is the side's tab.
+    this.choice = { ...this.choice, tab: "history" };
     // Replaces the table socket, which the table screen made but never connected.
     this.socket = new SoloSocket(
       gameId,
-      (message) => this.translate(message),
+      (message) => this.receive(message),
       (up) => this.connection(up),
     );
   }
@@ -76,41 +71,31 @@ export class SoloScreen extends TableScreen {
     this.root.classList.remove("solo");
   }
 
-  // -- the game protocol, as table messages ------------------------------------------------------
+  // -- what solo adds to the table messages ---------------------------------------------------
 
-  translate(message) {
-    if (message.type === "state" && message.view.game !== "speedquilt") {
+  receive(message) {
+    if (message.type === "solo.other_game") {
       // A patience game has its own screen.
       location.hash = `#/game/${encodeURIComponent(this.gameId)}`;
-    } else if (message.type === "state") {
-      this.receive({ ...this.tableMessage("table.state", message), seat: 0, history: [] });
+      return;
+    }
+    if (message.achievements) this.achievements = message.achievements;
+    super.receive(message);
+    if (message.type === "table.state") {
       this.loadHistory(message.seq);
       this.loadFacts();
-    } else if (message.type === "event") {
-      const { kind, move } = message.event;
-      const lines = kind === "move" && this.view ? linesOf(move, this.view, message.view) : [];
-      const line = lines[0] ?? null;
-      const entry = { seq: message.seq, seat: 0, move, line, also: lines.slice(1) };
-      if (message.achievements) this.achievements = message.achievements;
-      this.receive({ ...this.tableMessage("table.event", message), entry });
-    } else {
-      this.receive(message);
+    } else if (message.type === "solo.history") {
+      this.render();
     }
-  }
-
-  tableMessage(type, message) {
-    const view = message.view;
-    const { seq } = message;
-    return { type, table_id: this.gameId, seq, view, legal: view.legal, to_act: view.to_act };
   }
 
   /** The history lines of what happened before this screen opened, from the game's replay. */
   async loadHistory(seq) {
     try {
       const replay = await getJson(`/api/my-games/${encodeURIComponent(this.gameId)}/replay`);
-      this.history = [...linesUpTo(replay.steps, seq), ...this.history];
-      this.fairness = replay.game?.fairness; // a campaign stage: its seed's fingerprint
-      this.render();
+      const lines = linesUpTo(replay.steps, seq);
+      // A campaign stage: its seed's fingerprint.
+      this.receive({ type: "solo.history", lines, fairness: replay.game?.fairness });
     } catch {
       // The history is a help, not the game: the screen plays on without the earlier lines.
     }
@@ -167,7 +152,6 @@ export class SoloScreen extends TableScreen {
     // Alone at the table: no neighbours and no chat; on a phone the history needs no tab.
     for (const part of this.root.querySelectorAll(".sq-neighbours, .sq-chat, .sq-tabs"))
       part.remove();
-    this.tab = "history";
     this.root.dataset.tab = "history";
   }
 
@@ -236,25 +220,15 @@ export class SoloScreen extends TableScreen {
   /** The overlay of a solo phase; undefined where the table screen's own overlay applies. */
   soloOverlay() {
     const phase = this.view.phase;
-    if (this.settingsOpen) return undefined;
-    if (phase !== "turn" && phase !== "giving_turn") this.sewingCell = null;
+    if (this.choice.settingsOpen) return undefined;
+    if (phase !== "turn" && phase !== "giving_turn")
+      this.choose({ sewingCell: null }, { draw: false });
     if (phase === "giving_turn" && this.legal.length) {
       // On a phone a tap on her block opens the sewing view (seed 003: "oder beim Abgeben");
       // otherwise she places dice from the docked panel straight onto her quilt.
-      const sewing = this.sewingCell && this.phone ? this.sewingView() : null;
+      const sewing = this.choice.sewingCell && this.phone ? this.sewingView() : null;
       if (sewing) return sewing;
-      return givingTurnPanel(this.view, {
-        selected: this.givingDie,
-        kits: { thimble: this.kits().thimble, dye_bath: this.kits().dye_bath },
-        onSelect: (name) => {
-          this.givingDie = this.givingDie === name ? null : name;
-          this.render();
-          this.revealLitPatch();
-        },
-        onPass: () => this.play("pass"),
-        onThimble: (name, delta) => this.play(`thimble ${name} ${delta > 0 ? "+1" : "-1"}`),
-        onDye: (name, colour) => this.play(`dye ${name}->${colour}`),
-      });
+      return givingTurnPanel(this.view, this.giving());
     }
     if (phase === "shop_remove" && this.legal.length)
       return removePanel(this.view, this.legal, (move) => this.play(move));

@@ -3,6 +3,7 @@
 
 import { getJson, listOf } from "./api.js";
 import { accountBox } from "./account.js";
+import { el } from "./dom.js";
 import { formatDuration, t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
 import { speedquiltPanel } from "./speedquilt-lobby.js";
@@ -17,18 +18,11 @@ export const GAMES = [
   },
 ];
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function gameTitle(entry) {
   return `${t(`game.${entry.game}`)} · ${t(`variant.${entry.game}.${entry.variant}`)}`;
 }
 
-function resumeList(open, app) {
+function resumeList(open) {
   const section = el("section", "resume");
   section.append(el("h2", "", t("start.resume")));
   const list = el("ul", "open-games");
@@ -203,7 +197,7 @@ export async function showStart(root, app) {
   side.append(app.languageSelect(), accountBox(app.me, app.reload));
   header.append(el("h1", "", t("app.title")), side);
   const body = el("div", "start-body");
-  if (open.length) body.append(resumeList(open, app));
+  if (open.length) body.append(resumeList(open));
   const games = el("div", "games");
   for (const spec of GAMES) games.append(gamePanel(spec, app));
   games.append(speedquiltPanel(app));

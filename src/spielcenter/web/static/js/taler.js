@@ -2,8 +2,9 @@
 
 import { getJson } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
-import { el } from "./speedquilt-dom.js";
-import { errorText, LobbyPage, link, taler } from "./lobby-page.js";
+import { el, link } from "./dom.js";
+import { errorText } from "./errors.js";
+import { LobbyPage, taler } from "./lobby-page.js";
 
 /** What a named account is given once (services/ledger.py, START_BALANCE). */
 const START_TALER = 1000;
