@@ -6,14 +6,22 @@ decides when to commit, so one service call is one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .models import Account, GameEntry, GameRecord, Session
+from .locks import lock_rows
+from .models import (
+    Account,
+    GameEntry,
+    GameRecord,
+    LedgerEntry,
+    LedgerTransaction,
+    Session,
+)
 
 
 class AccountRepository:
@@ -36,6 +44,14 @@ class AccountRepository:
         result = await self.db.execute(select(Account).where(Account.name_key.in_(keys)))
         found = {account.name_key: account for account in result.scalars()}
         return next((found[key] for key in keys if key in found), None)
+
+    async def name_of(self, account_id: str) -> str | None:
+        """The name of the account (``None`` for a guest, or if there is no such account)."""
+        return await self.db.scalar(select(Account.name).where(Account.id == account_id))
+
+    async def lock(self, account_ids: Iterable[str]) -> None:
+        """Hold these accounts' rows until the transaction ends (:func:`~.locks.lock_rows`)."""
+        await lock_rows(self.db, Account, account_ids)
 
     def add(self, account: Account) -> None:
         """Add a new account to the session."""
@@ -168,3 +184,78 @@ class GameRepository:
                 for entry, summary in entries
             ],
         )
+
+
+class LedgerRepository:
+    """The taler ledger: movements and their legs, balances as sums of legs."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def add_movement(
+        self,
+        key: str,
+        kind: str,
+        legs: Sequence[tuple[str, int]],
+        at: datetime,
+        table_id: str | None = None,
+    ) -> None:
+        """Write one movement and its legs ``(ledger account, amount)``; checked by the caller."""
+        movement = LedgerTransaction(key=key, kind=kind, table_id=table_id, created_at=at)
+        self.db.add(movement)
+        await self.db.flush()  # the movement's id first: the legs refer to it
+        self.db.add_all(
+            LedgerEntry(transaction_id=movement.id, account=account, amount=amount)
+            for account, amount in legs
+        )
+        await self.db.flush()
+
+    async def has_movement(self, key: str) -> bool:
+        """Whether the movement with this unique key was written."""
+        query = select(LedgerTransaction.id).where(LedgerTransaction.key == key)
+        return await self.db.scalar(query) is not None
+
+    async def balance(self, account: str) -> int:
+        """The sum of the entries of one ledger account."""
+        total = await self.db.scalar(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.account == account
+            )
+        )
+        return int(total or 0)
+
+    async def total(self) -> int:
+        """The sum of every entry of the ledger."""
+        total = await self.db.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)))
+        return int(total or 0)
+
+    async def movements_of(
+        self, account: str, limit: int
+    ) -> Sequence[tuple[LedgerTransaction, int]]:
+        """The newest ``limit`` movements touching one ledger account, with its leg's amount."""
+        rows = await self.db.execute(
+            select(LedgerTransaction, LedgerEntry.amount)
+            .join(LedgerEntry, LedgerEntry.transaction_id == LedgerTransaction.id)
+            .where(LedgerEntry.account == account)
+            .order_by(LedgerTransaction.id.desc())
+            .limit(limit)
+        )
+        return [(movement, amount) for movement, amount in rows.all()]
+
+    async def movements_at_table(self, table_id: str) -> Sequence[LedgerTransaction]:
+        """The movements of one table (stake, payout), in order."""
+        query = (
+            select(LedgerTransaction)
+            .where(LedgerTransaction.table_id == table_id)
+            .order_by(LedgerTransaction.id)
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+    async def legs_of(self, movement_id: int) -> Sequence[LedgerEntry]:
+        """The legs of one movement, in order."""
+        query = (
+            select(LedgerEntry)
+            .where(LedgerEntry.transaction_id == movement_id)
+            .order_by(LedgerEntry.id)
+        )
+        return (await self.db.execute(query)).scalars().all()
