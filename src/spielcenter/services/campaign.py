@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from spielcenter.games.base import JSON
 from spielcenter.store.models import CampaignRecord
+from spielcenter.store.repositories import CampaignRepository
 
 STAGES = 7
 SPOOLS = 2
@@ -211,7 +212,8 @@ def progress_of(row: CampaignRecord) -> Progress:
 
 async def campaign_row(db: AsyncSession, account_id: str, now: datetime) -> CampaignRecord:
     """The account's campaign row, created at stage 1 with two spools on first use."""
-    row = await db.get(CampaignRecord, account_id)
+    campaigns = CampaignRepository(db)
+    row = await campaigns.get(account_id)
     if row is None:
         row = CampaignRecord(
             account_id=account_id,
@@ -222,7 +224,7 @@ async def campaign_row(db: AsyncSession, account_id: str, now: datetime) -> Camp
             best_points=0,
             updated_at=now,
         )
-        db.add(row)
+        campaigns.add(row)
     return row
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.games.base import JSON, Status
 from spielcenter.games.seeds import SecretSeed
 from spielcenter.store.models import CampaignRecord, GameRecord
+from spielcenter.store.repositories import CampaignRepository, GameRepository
 
 from .campaign import Campaign, Outcome, Stage, campaign_row, load_campaign, record_stage
 from .common import Clock, ServiceError, as_utc, new_id
@@ -64,7 +65,7 @@ class CampaignService:
             if row.game_id is None:
                 stage = self.campaign.stage(row.stage)
                 game = _stage_game(account_id, stage, now, self.fresh_seed())
-                db.add(game)
+                GameRepository(db).add(game)
                 row.game_id, row.updated_at = game.id, now
             game_id = row.game_id
             campaign = self._json(row)
@@ -73,7 +74,7 @@ class CampaignService:
     async def leave(self, account_id: str) -> JSON:
         """Leave the stage game early: it counts as a miss (seed: "ebenfalls verfehlt")."""
         async with self.sessionmaker() as db:
-            row = await db.get(CampaignRecord, account_id)
+            row = await CampaignRepository(db).get(account_id)
             game_id = row.game_id if row is not None else None
         if game_id is None:
             raise ServiceError("not_found", "no campaign stage is being played")

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from spielcenter.store.models import DailyAttempt
+from spielcenter.store.repositories import DailyRepository
 
 from .common import as_utc
 
@@ -50,7 +50,7 @@ async def record_daily(
     db: AsyncSession, game_id: str, points: int, empty_patches: int, now: datetime
 ) -> bool:
     """Write a finished daily game's result; ``True`` if it is a ranked attempt."""
-    attempt = await db.get(DailyAttempt, game_id)
+    attempt = await DailyRepository(db).get(game_id)
     if attempt is None:
         return False
     attempt.points, attempt.empty_patches, attempt.finished_at = points, empty_patches, now

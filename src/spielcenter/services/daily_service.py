@@ -7,12 +7,15 @@ reaching this one, so the game service and the daily quilt do not import each ot
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from collections.abc import Sequence
+from datetime import datetime
+
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON, Status
 from spielcenter.games.speedquilt.dice import daily_deal
 from spielcenter.store.models import DailyAttempt, GameRecord
+from spielcenter.store.repositories import DailyRepository, GameRepository
 
 from .common import Clock, as_utc, new_id
 from .daily import daily_variant, day_of
@@ -44,7 +47,7 @@ class DailyService:
         """Today's day, the account's ranked attempt (and its result), the game to continue."""
         day = self.today()
         async with self.sessionmaker() as db:
-            attempts = await _attempts(db, account_id, day)
+            attempts = await DailyRepository(db).attempts_of(account_id, day)
             open_id = await _open_game(db, attempts)
         ranked = next((a for a in attempts if a.ranked), None)
         return {
@@ -60,53 +63,48 @@ class DailyService:
         day = self.today()
         now = self.clock()
         async with self.sessionmaker.begin() as db:
-            attempts = await _attempts(db, account_id, day)
+            attempts = await DailyRepository(db).attempts_of(account_id, day)
             game_id = await _open_game(db, attempts)
             ranked = not attempts
             if game_id is None:
-                game_id = new_id()
-                db.add(
-                    GameRecord(
-                        id=game_id,
-                        account_id=account_id,
-                        game="speedquilt",
-                        variant=daily_variant(day),
-                        deal=daily_deal(day, self.secret),
-                        status=Status.PLAYING.value,
-                        last_seq=0,
-                        moves=0,
-                        restart_of=None,
-                        created_at=now,
-                    )
-                )
-                await db.flush()  # the attempt refers to the game row
-                db.add(
-                    DailyAttempt(
-                        game_id=game_id,
-                        account_id=account_id,
-                        day=day,
-                        ranked=ranked,
-                        created_at=now,
-                    )
-                )
+                game = self._new_game(account_id, day, now)
+                await _add_attempt(db, game, day, ranked, now)
+                game_id = game.id
             else:
                 ranked = any(a.ranked and a.game_id == game_id for a in attempts)
         summary = await self.games.summary(account_id, game_id)
         return {"day": day, "ranked": ranked, "game": summary}
 
+    def _new_game(self, account_id: str, day: str, now: datetime) -> GameRecord:
+        return GameRecord(
+            id=new_id(),
+            account_id=account_id,
+            game="speedquilt",
+            variant=daily_variant(day),
+            deal=daily_deal(day, self.secret),
+            status=Status.PLAYING.value,
+            last_seq=0,
+            moves=0,
+            restart_of=None,
+            created_at=now,
+        )
 
-async def _attempts(db: AsyncSession, account_id: str, day: str) -> list[DailyAttempt]:
-    query = (
-        select(DailyAttempt)
-        .where(DailyAttempt.account_id == account_id, DailyAttempt.day == day)
-        .order_by(DailyAttempt.created_at, DailyAttempt.game_id)
+
+async def _add_attempt(
+    db: AsyncSession, game: GameRecord, day: str, ranked: bool, now: datetime
+) -> None:
+    GameRepository(db).add(game)
+    await db.flush()  # the attempt refers to the game row
+    attempt = DailyAttempt(
+        game_id=game.id, account_id=game.account_id, day=day, ranked=ranked, created_at=now
     )
-    return list((await db.execute(query)).scalars().all())
+    DailyRepository(db).add(attempt)
 
 
-async def _open_game(db: AsyncSession, attempts: list[DailyAttempt]) -> str | None:
+async def _open_game(db: AsyncSession, attempts: Sequence[DailyAttempt]) -> str | None:
+    games = GameRepository(db)
     for attempt in attempts:
-        game = await db.get(GameRecord, attempt.game_id)
+        game = await games.get(attempt.game_id)
         if game is not None and game.status == Status.PLAYING.value:
             return game.id
     return None

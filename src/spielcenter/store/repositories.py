@@ -16,11 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .locks import lock_rows
 from .models import (
     Account,
+    AchievementRecord,
+    CampaignRecord,
+    DailyAttempt,
     GameEntry,
     GameRecord,
     LedgerEntry,
     LedgerTransaction,
     Session,
+    TableResult,
 )
 
 
@@ -125,6 +129,21 @@ class GameRepository:
                 GameRecord.started_at.is_not(None),
             )
             .order_by(GameRecord.started_at, GameRecord.id)
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+    async def finished_statuses(self, account_id: str, game: str, besides: str) -> Sequence[str]:
+        """The statuses of an account's finished games of one game but ``besides``, the last
+        finished first."""
+        query = (
+            select(GameRecord.status)
+            .where(
+                GameRecord.account_id == account_id,
+                GameRecord.game == game,
+                GameRecord.finished_at.is_not(None),
+                GameRecord.id != besides,
+            )
+            .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
         )
         return (await self.db.execute(query)).scalars().all()
 
@@ -259,3 +278,114 @@ class LedgerRepository:
             .order_by(LedgerEntry.id)
         )
         return (await self.db.execute(query)).scalars().all()
+
+
+class CampaignRepository:
+    """Each account's campaign: where it stands and its best run."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, account_id: str) -> CampaignRecord | None:
+        """The account's campaign, if it has one."""
+        return await self.db.get(CampaignRecord, account_id)
+
+    def add(self, campaign: CampaignRecord) -> None:
+        """Add a new campaign."""
+        self.db.add(campaign)
+
+    async def best_runs(self) -> Sequence[tuple[CampaignRecord, str | None]]:
+        """Every campaign with a stage cleared, of a claimed account, with the account's name."""
+        query = (
+            select(CampaignRecord, Account.name)
+            .join(Account, Account.id == CampaignRecord.account_id)
+            .where(CampaignRecord.best_stage > 0, Account.name.is_not(None))
+        )
+        return [(campaign, name) for campaign, name in (await self.db.execute(query)).all()]
+
+
+class DailyRepository:
+    """The attempts at the daily quilt, one per daily game."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, game_id: str) -> DailyAttempt | None:
+        """The attempt played as this game, if it is one."""
+        return await self.db.get(DailyAttempt, game_id)
+
+    async def attempts_of(self, account_id: str, day: str) -> Sequence[DailyAttempt]:
+        """An account's attempts of one day, in the order they began."""
+        query = (
+            select(DailyAttempt)
+            .where(DailyAttempt.account_id == account_id, DailyAttempt.day == day)
+            .order_by(DailyAttempt.created_at, DailyAttempt.game_id)
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+    def add(self, attempt: DailyAttempt) -> None:
+        """Add a new attempt (its game row must be written first)."""
+        self.db.add(attempt)
+
+    async def ranked_results(self, day: str) -> Sequence[tuple[DailyAttempt, str | None]]:
+        """The finished ranked attempts of one day of claimed accounts, with their names."""
+        query = (
+            select(DailyAttempt, Account.name)
+            .join(Account, Account.id == DailyAttempt.account_id)
+            .where(
+                DailyAttempt.day == day,
+                DailyAttempt.ranked.is_(True),
+                DailyAttempt.finished_at.is_not(None),
+                Account.name.is_not(None),
+            )
+        )
+        return [(attempt, name) for attempt, name in (await self.db.execute(query)).all()]
+
+
+class TableResultRepository:
+    """Each seat's result of each finished table."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    def add(self, result: TableResult) -> None:
+        """Add one seat's result."""
+        self.db.add(result)
+
+    async def points_by_account(
+        self, since: datetime | None
+    ) -> Sequence[tuple[str, str | None, int, int]]:
+        """For each claimed account: ``(account id, name, leaderboard points, tables)`` of its
+        ranked results finished ``since`` (every one if ``None``)."""
+        query = (
+            select(
+                TableResult.account_id,
+                Account.name,
+                func.sum(TableResult.leaderboard_points),
+                func.count(),
+            )
+            .join(Account, Account.id == TableResult.account_id)
+            .where(Account.name.is_not(None))
+            .where(TableResult.ranked.is_(True))  # never a chosen, rehearsable deal
+            .group_by(TableResult.account_id, Account.name)
+        )
+        if since is not None:
+            query = query.where(TableResult.finished_at >= since)
+        rows = (await self.db.execute(query)).all()
+        return [(account_id, name, points, tables) for account_id, name, points, tables in rows]
+
+
+class AchievementRepository:
+    """The achievements each account was awarded."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def keys_of(self, account_id: str) -> set[str]:
+        """The keys of the achievements the account has."""
+        query = select(AchievementRecord.key).where(AchievementRecord.account_id == account_id)
+        return set((await self.db.execute(query)).scalars().all())
+
+    def add(self, achievement: AchievementRecord) -> None:
+        """Award one achievement."""
+        self.db.add(achievement)
