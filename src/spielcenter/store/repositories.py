@@ -24,7 +24,10 @@ from .models import (
     LedgerEntry,
     LedgerTransaction,
     Session,
+    TableEntry,
+    TableRecord,
     TableResult,
+    TableSeat,
 )
 
 
@@ -389,3 +392,28 @@ class AchievementRepository:
     def add(self, achievement: AchievementRecord) -> None:
         """Award one achievement."""
         self.db.add(achievement)
+
+
+class TableRepository:
+    """A stored table as it was dealt and played: its row, its seats, its log."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, table_id: str) -> TableRecord | None:
+        """The table with this id, if any."""
+        return await self.db.get(TableRecord, table_id)
+
+    async def seats_of(self, table_id: str) -> Sequence[TableSeat]:
+        """Who sits at each seat of the table."""
+        query = select(TableSeat).where(TableSeat.table_id == table_id)
+        return (await self.db.execute(query)).scalars().all()
+
+    async def log_of(self, table_id: str) -> list[tuple[int, str]]:
+        """The table's log as ``(seat, move)`` pairs, in order."""
+        query = (
+            select(TableEntry.seat, TableEntry.move)
+            .where(TableEntry.table_id == table_id)
+            .order_by(TableEntry.seq)
+        )
+        return [(seat, move) for seat, move in await self.db.execute(query)]
