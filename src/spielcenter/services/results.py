@@ -177,18 +177,7 @@ async def _count_seat(
         await record_daily(db, finished.game_id, quilt.points, empty, now)
         daily = True
     if quilt is not None and finished.is_table:
-        TableResultRepository(db).add(
-            TableResult(
-                table_id=finished.game_id,
-                account_id=account_id,
-                points=quilt.points,
-                place=quilt.place,
-                leaderboard_points=leaderboard_points(quilt.place, quilt.points),
-                seats=quilt.seats,
-                finished_at=now,
-                ranked=finished.ranked,
-            )
-        )
+        TableResultRepository(db).add(_table_result(finished, account_id, quilt))
     streak = await _streak(db, account_id, finished) if finished.game != SPEEDQUILT else 0
     return Facts(
         game=finished.game,
@@ -199,6 +188,20 @@ async def _count_seat(
         streak=streak,
         campaign=campaign,
         daily=daily,
+    )
+
+
+def _table_result(finished: FinishedGame, account_id: str, quilt: QuiltFacts) -> TableResult:
+    """One seat's line for the table leaderboards."""
+    return TableResult(
+        table_id=finished.game_id,
+        account_id=account_id,
+        points=quilt.points,
+        place=quilt.place,
+        leaderboard_points=leaderboard_points(quilt.place, quilt.points),
+        seats=quilt.seats,
+        finished_at=finished.finished_at,
+        ranked=finished.ranked,
     )
 
 
