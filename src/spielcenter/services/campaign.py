@@ -6,6 +6,10 @@ a fresh secret seed (it counts for the campaign leaderboard: services/fairness.p
 account's :class:`~spielcenter.store.models.CampaignRecord` points at it, so any device continues
 it where it stands.
 
+This module holds the rules and how a stage game is counted (:func:`record_stage`, called when
+the game ends); the campaign page's service, which drives the game service, is
+``campaign_service.py``.
+
 The rules, as :func:`after_stage` applies them:
 
 * reaching the target clears the stage: the points above it become campaign points and the next
@@ -25,19 +29,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from spielcenter.games.base import JSON, Status
-from spielcenter.games.seeds import SecretSeed
-from spielcenter.store.models import CampaignRecord, GameRecord
-
-from .common import Clock, ServiceError, as_utc, new_id
-from .fairness import SeedSource, fresh_seed, seeded
-
-if TYPE_CHECKING:
-    from .games import GameService
+from spielcenter.games.base import JSON
+from spielcenter.store.models import CampaignRecord
+from spielcenter.store.repositories import CampaignRepository
 
 STAGES = 7
 SPOOLS = 2
@@ -204,7 +202,7 @@ def _cleared(progress: Progress, score: int, carried: int) -> tuple[Progress, Ou
     return after, Outcome(stage, True, score, carried, False, completed, better, points)
 
 
-# -- the service ---------------------------------------------------------------------------------
+# -- recording a stage game ------------------------------------------------------------------------
 
 
 def progress_of(row: CampaignRecord) -> Progress:
@@ -214,7 +212,8 @@ def progress_of(row: CampaignRecord) -> Progress:
 
 async def campaign_row(db: AsyncSession, account_id: str, now: datetime) -> CampaignRecord:
     """The account's campaign row, created at stage 1 with two spools on first use."""
-    row = await db.get(CampaignRecord, account_id)
+    campaigns = CampaignRepository(db)
+    row = await campaigns.get(account_id)
     if row is None:
         row = CampaignRecord(
             account_id=account_id,
@@ -225,7 +224,7 @@ async def campaign_row(db: AsyncSession, account_id: str, now: datetime) -> Camp
             best_points=0,
             updated_at=now,
         )
-        db.add(row)
+        campaigns.add(row)
     return row
 
 
@@ -239,7 +238,8 @@ async def record_stage(
 ) -> Outcome | None:
     """Count a finished (or left) stage game; ``None`` if it is not the campaign's current game.
 
-    Runs in the caller's transaction (``results.record_finished`` or :meth:`leave`).
+    Runs in the caller's transaction (``results.record_finished``, or
+    ``CampaignService.leave`` in ``campaign_service.py``).
     """
     campaign = campaign or load_campaign()
     row = await campaign_row(db, account_id, now)
@@ -252,87 +252,3 @@ async def record_stage(
     row.game_id = None
     row.updated_at = now
     return outcome
-
-
-class CampaignService:
-    """The campaign page: where it stands, play (or continue) the stage, leave it."""
-
-    def __init__(
-        self,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        games: GameService,
-        clock: Clock,
-        campaign: Campaign | None = None,
-    ) -> None:
-        self.sessionmaker = sessionmaker
-        self.games = games
-        self.clock = clock
-        self.campaign = campaign or load_campaign()
-        self.fresh_seed: SeedSource = fresh_seed
-
-    async def status(self, account_id: str) -> JSON:
-        """The campaign: stage, spools, campaign points, best run, the stage game if one runs."""
-        async with self.sessionmaker.begin() as db:
-            row = await campaign_row(db, account_id, self.clock())
-            return self._json(row)
-
-    def _json(self, row: CampaignRecord) -> JSON:
-        return {
-            "stage": row.stage,
-            "spools": row.spools,
-            "points": row.points,
-            "best_stage": row.best_stage,
-            "best_points": row.best_points,
-            "best_at": as_utc(row.best_at).isoformat() if row.best_at else None,
-            "game_id": row.game_id,
-            "provisional": self.campaign.provisional,
-            "stages": [stage.to_json() for stage in self.campaign.stages],
-        }
-
-    async def play(self, account_id: str) -> JSON:
-        """The current stage game: the one being played, or a new one of the current stage."""
-        now = self.clock()
-        async with self.sessionmaker.begin() as db:
-            row = await campaign_row(db, account_id, now)
-            if row.game_id is None:
-                stage = self.campaign.stage(row.stage)
-                game = _stage_game(account_id, stage, now, self.fresh_seed())
-                db.add(game)
-                row.game_id, row.updated_at = game.id, now
-            game_id = row.game_id
-            campaign = self._json(row)
-        return {"campaign": campaign, "game": await self.games.summary(account_id, game_id)}
-
-    async def leave(self, account_id: str) -> JSON:
-        """Leave the stage game early: it counts as a miss (seed: "ebenfalls verfehlt")."""
-        async with self.sessionmaker() as db:
-            row = await db.get(CampaignRecord, account_id)
-            game_id = row.game_id if row is not None else None
-        if game_id is None:
-            raise ServiceError("not_found", "no campaign stage is being played")
-        outcomes: list[Outcome | None] = []
-
-        async def count_miss(db: AsyncSession, now: datetime) -> None:
-            outcomes.append(await record_stage(db, account_id, game_id, None, now, self.campaign))
-
-        await self.games.abandon(account_id, game_id, count_miss)
-        outcome = outcomes[0] if outcomes else None
-        return {
-            "outcome": outcome.to_json() if outcome else None,
-            "campaign": await self.status(account_id),
-        }
-
-
-def _stage_game(account_id: str, stage: Stage, now: datetime, seed: SecretSeed) -> GameRecord:
-    return GameRecord(
-        id=new_id(),
-        account_id=account_id,
-        game="speedquilt",
-        variant=stage.variant,
-        **seeded(seed),
-        status=Status.PLAYING.value,
-        last_seq=0,
-        moves=0,
-        restart_of=None,
-        created_at=now,
-    )

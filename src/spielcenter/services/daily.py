@@ -8,26 +8,23 @@ from the open source. Games are stored under the variant ``daily-2026-11-29``.
 Only the account's first game of the day is *ranked* (it alone enters the daily list); every
 later one is practice of the same quilt. Asking to play while a game of the day is unfinished
 continues that game.
+
+This module holds the day's names and how a finished daily game is counted
+(:func:`record_daily`, called when the game ends); the service that plays today's quilt through
+the game service is ``daily_service.py``.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from spielcenter.games.base import JSON, Status
-from spielcenter.games.speedquilt.dice import daily_deal
-from spielcenter.store.models import DailyAttempt, GameRecord
+from spielcenter.store.repositories import DailyRepository
 
-from .common import Clock, as_utc, new_id
-
-if TYPE_CHECKING:
-    from .games import GameService
+from .common import as_utc
 
 DAILY_VARIANT = re.compile(r"daily-(\d{4}-\d{2}-\d{2})")
 """How a daily game's variant is stored: ``daily-2026-11-29``."""
@@ -53,110 +50,8 @@ async def record_daily(
     db: AsyncSession, game_id: str, points: int, empty_patches: int, now: datetime
 ) -> bool:
     """Write a finished daily game's result; ``True`` if it is a ranked attempt."""
-    attempt = await db.get(DailyAttempt, game_id)
+    attempt = await DailyRepository(db).get(game_id)
     if attempt is None:
         return False
     attempt.points, attempt.empty_patches, attempt.finished_at = points, empty_patches, now
     return attempt.ranked
-
-
-class DailyService:
-    """Today's quilt for an account: play it (or continue it), and how the first attempt went."""
-
-    def __init__(
-        self,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        games: GameService,
-        clock: Clock,
-        timezone: str,
-        secret: bytes,
-    ) -> None:
-        self.sessionmaker = sessionmaker
-        self.games = games
-        self.clock = clock
-        self.timezone = timezone
-        self.secret = secret
-
-    def today(self) -> str:
-        """The current day by the server clock in the configured time zone."""
-        return day_of(self.clock(), self.timezone)
-
-    async def status(self, account_id: str) -> JSON:
-        """Today's day, the account's ranked attempt (and its result), the game to continue."""
-        day = self.today()
-        async with self.sessionmaker() as db:
-            attempts = await _attempts(db, account_id, day)
-            open_id = await _open_game(db, attempts)
-        ranked = next((a for a in attempts if a.ranked), None)
-        return {
-            "day": day,
-            "played": ranked is not None,
-            "ranked": _attempt_json(ranked) if ranked else None,
-            "practice": sum(not a.ranked for a in attempts),
-            "open_game_id": open_id,
-        }
-
-    async def play(self, account_id: str) -> JSON:
-        """Today's quilt: the unfinished game of today, or a new one (ranked if it is the first)."""
-        day = self.today()
-        now = self.clock()
-        async with self.sessionmaker.begin() as db:
-            attempts = await _attempts(db, account_id, day)
-            game_id = await _open_game(db, attempts)
-            ranked = not attempts
-            if game_id is None:
-                game_id = new_id()
-                db.add(
-                    GameRecord(
-                        id=game_id,
-                        account_id=account_id,
-                        game="speedquilt",
-                        variant=daily_variant(day),
-                        deal=daily_deal(day, self.secret),
-                        status=Status.PLAYING.value,
-                        last_seq=0,
-                        moves=0,
-                        restart_of=None,
-                        created_at=now,
-                    )
-                )
-                await db.flush()  # the attempt refers to the game row
-                db.add(
-                    DailyAttempt(
-                        game_id=game_id,
-                        account_id=account_id,
-                        day=day,
-                        ranked=ranked,
-                        created_at=now,
-                    )
-                )
-            else:
-                ranked = any(a.ranked and a.game_id == game_id for a in attempts)
-        summary = await self.games.summary(account_id, game_id)
-        return {"day": day, "ranked": ranked, "game": summary}
-
-
-async def _attempts(db: AsyncSession, account_id: str, day: str) -> list[DailyAttempt]:
-    query = (
-        select(DailyAttempt)
-        .where(DailyAttempt.account_id == account_id, DailyAttempt.day == day)
-        .order_by(DailyAttempt.created_at, DailyAttempt.game_id)
-    )
-    return list((await db.execute(query)).scalars().all())
-
-
-async def _open_game(db: AsyncSession, attempts: list[DailyAttempt]) -> str | None:
-    for attempt in attempts:
-        game = await db.get(GameRecord, attempt.game_id)
-        if game is not None and game.status == Status.PLAYING.value:
-            return game.id
-    return None
-
-
-def _attempt_json(attempt: DailyAttempt) -> JSON:
-    return {
-        "game_id": attempt.game_id,
-        "points": attempt.points,
-        "empty_patches": attempt.empty_patches,
-        "finished_at": as_utc(attempt.finished_at).isoformat() if attempt.finished_at else None,
-    }

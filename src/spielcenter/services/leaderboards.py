@@ -18,22 +18,28 @@ her own progress; they appear once she claims a name (they were hers, not a thro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON
-from spielcenter.store.models import Account, CampaignRecord, DailyAttempt, TableResult
+from spielcenter.store.repositories import (
+    AccountRepository,
+    CampaignRepository,
+    DailyRepository,
+    TableResultRepository,
+)
 
 from .common import Clock, ServiceError, as_utc
 
 PERIODS = ("week", "month", "all")
 TOP = 20
+
+_Rows = TypeVar("_Rows")
 
 
 @dataclass(frozen=True)
@@ -101,29 +107,16 @@ class LeaderboardService:
     async def tables(self, account_id: str, period: str = "week") -> JSON:
         """Leaderboard points of finished tables in the current week, month or all time."""
         start = period_start(period, self.clock(), self.timezone)
-        total = func.sum(TableResult.leaderboard_points)
-        query = (
-            select(TableResult.account_id, Account.name, total, func.count())
-            .join(Account, Account.id == TableResult.account_id)
-            .where(Account.name.is_not(None))
-            .where(TableResult.ranked.is_(True))  # never a chosen, rehearsable deal
-            .group_by(TableResult.account_id, Account.name)
-        )
-        if start is not None:
-            query = query.where(TableResult.finished_at >= start)
+        rows = await self._read(lambda db: TableResultRepository(db).points_by_account(start))
         entries = [
             Entry(aid, name, (-int(points),), {"points": int(points), "tables": int(tables)})
-            for aid, name, points, tables in await self._rows(query)
+            for aid, name, points, tables in rows
         ]
         return {"period": period, **board(entries, account_id), **await self._listed(account_id)}
 
     async def campaign(self, account_id: str) -> JSON:
         """Highest stage cleared, then campaign points at that time, then the earlier."""
-        query = (
-            select(CampaignRecord, Account.name)
-            .join(Account, Account.id == CampaignRecord.account_id)
-            .where(CampaignRecord.best_stage > 0, Account.name.is_not(None))
-        )
+        runs = await self._read(lambda db: CampaignRepository(db).best_runs())
         entries = [
             Entry(
                 row.account_id,
@@ -131,22 +124,13 @@ class LeaderboardService:
                 (-row.best_stage, -row.best_points, _moment(row.best_at)),
                 {"stage": row.best_stage, "points": row.best_points},
             )
-            for row, name in await self._rows(query)
+            for row, name in runs
         ]
         return {**board(entries, account_id), **await self._listed(account_id)}
 
     async def daily(self, account_id: str, day: str) -> JSON:
         """The ranked attempts of ``day``: points, fewer empty patches, earlier finish."""
-        query = (
-            select(DailyAttempt, Account.name)
-            .join(Account, Account.id == DailyAttempt.account_id)
-            .where(
-                DailyAttempt.day == day,
-                DailyAttempt.ranked.is_(True),
-                DailyAttempt.finished_at.is_not(None),
-                Account.name.is_not(None),
-            )
-        )
+        attempts = await self._read(lambda db: DailyRepository(db).ranked_results(day))
         entries = [
             Entry(
                 row.account_id,
@@ -158,19 +142,19 @@ class LeaderboardService:
                     "finished_at": _iso(row.finished_at),
                 },
             )
-            for row, name in await self._rows(query)
+            for row, name in attempts
         ]
         return {"day": day, **board(entries, account_id), **await self._listed(account_id)}
 
     async def _listed(self, account_id: str) -> JSON:
         """``{"listed"}``: whether the asking account can be on the lists (it has a name)."""
-        async with self.sessionmaker() as db:
-            name = await db.scalar(select(Account.name).where(Account.id == account_id))
+        name = await self._read(lambda db: AccountRepository(db).name_of(account_id))
         return {"listed": name is not None}
 
-    async def _rows(self, query: Any) -> list[Any]:
+    async def _read(self, query: Callable[[AsyncSession], Awaitable[_Rows]]) -> _Rows:
+        """One read of the lists, in a session of its own."""
         async with self.sessionmaker() as db:
-            return list((await db.execute(query)).all())
+            return await query(db)
 
 
 def _moment(moment: datetime | None) -> str:

@@ -24,12 +24,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON
-from spielcenter.store.locks import lock_rows
-from spielcenter.store.models import Account, LedgerEntry, LedgerTransaction
+from spielcenter.store.models import LedgerEntry
+from spielcenter.store.repositories import AccountRepository, LedgerRepository
 
 from .common import Clock, ServiceError, as_utc
 
@@ -85,40 +84,23 @@ async def post(
     """Write one movement in the caller's transaction; its legs must sum to zero."""
     if sum(leg.amount for leg in legs) != 0:
         raise ValueError(f"ledger movement {key!r} does not balance: {legs!r}")
-    movement = LedgerTransaction(key=key, kind=kind, table_id=table_id, created_at=at)
-    db.add(movement)
-    await db.flush()  # the movement's id first: the legs refer to it
-    db.add_all(
-        LedgerEntry(transaction_id=movement.id, account=leg.account, amount=leg.amount)
-        for leg in legs
-        if leg.amount != 0
-    )
-    await db.flush()
+    written = [(leg.account, leg.amount) for leg in legs if leg.amount != 0]
+    await LedgerRepository(db).add_movement(key, kind, written, at, table_id)
 
 
 async def balance(db: AsyncSession, account: str) -> int:
     """The balance of a ledger account: the sum of its entries."""
-    total = await db.scalar(
-        select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(LedgerEntry.account == account)
-    )
-    return int(total or 0)
+    return await LedgerRepository(db).balance(account)
 
 
 async def ledger_total(db: AsyncSession) -> int:
     """The sum of every entry of the ledger: 0, always (double entry)."""
-    total = await db.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)))
-    return int(total or 0)
-
-
-async def _has(db: AsyncSession, key: str) -> bool:
-    found = await db.scalar(select(LedgerTransaction.id).where(LedgerTransaction.key == key))
-    return found is not None
+    return await LedgerRepository(db).total()
 
 
 async def is_claimed(db: AsyncSession, account_id: str) -> bool:
     """Whether ``account_id`` has a name: a guest has no taler and stakes nothing."""
-    name = await db.scalar(select(Account.name).where(Account.id == account_id))
-    return name is not None
+    return await AccountRepository(db).name_of(account_id) is not None
 
 
 async def lock_accounts(db: AsyncSession, account_ids: Iterable[str]) -> None:
@@ -128,17 +110,18 @@ async def lock_accounts(db: AsyncSession, account_ids: Iterable[str]) -> None:
     debits of one account happen one after the other, the second seeing the first
     (docs/ledger.md, "One balance, one debit at a time").
     """
-    await lock_rows(db, Account, account_ids)
+    await AccountRepository(db).lock(account_ids)
 
 
 async def open_account(db: AsyncSession, account_id: str, at: datetime) -> None:
     """Give a claimed account its start balance, once (the house pays it); a guest gets none."""
     key = f"opening:{account_id}"
-    if await _has(db, key) or not await is_claimed(db, account_id):
+    ledger = LedgerRepository(db)
+    if await ledger.has_movement(key) or not await is_claimed(db, account_id):
         return
     # Two first looks at once must not both open it: look again under the account's lock.
     await lock_accounts(db, [account_id])
-    if not await _has(db, key):
+    if not await ledger.has_movement(key):
         legs = [Leg(HOUSE, -START_BALANCE), Leg(player(account_id), START_BALANCE)]
         await post(db, key, "opening", legs, at)
 
@@ -242,13 +225,7 @@ class LedgerService:
         async with self.sessionmaker.begin() as db:
             await open_account(db, account_id, self.clock())
             mine = player(account_id)
-            rows = await db.execute(
-                select(LedgerTransaction, LedgerEntry.amount)
-                .join(LedgerEntry, LedgerEntry.transaction_id == LedgerTransaction.id)
-                .where(LedgerEntry.account == mine)
-                .order_by(LedgerTransaction.id.desc())
-                .limit(limit)
-            )
+            movements = await LedgerRepository(db).movements_of(mine, limit)
             history = [
                 {
                     "id": movement.id,
@@ -257,7 +234,7 @@ class LedgerService:
                     "amount": amount,
                     "table_id": movement.table_id,
                 }
-                for movement, amount in rows.all()
+                for movement, amount in movements
             ]
             return {
                 "balance": await balance(db, mine),
@@ -273,25 +250,15 @@ class LedgerService:
         the house's (it pays for computers and takes remainders), the pot's own.
         """
         async with self.sessionmaker() as db:
-            movements = (
-                await db.execute(
-                    select(LedgerTransaction)
-                    .where(LedgerTransaction.table_id == table_id)
-                    .order_by(LedgerTransaction.id)
-                )
-            ).scalars()
+            ledger = LedgerRepository(db)
             shown = []
-            for movement in movements:
-                legs = await db.execute(
-                    select(LedgerEntry)
-                    .where(LedgerEntry.transaction_id == movement.id)
-                    .order_by(LedgerEntry.id)
-                )
+            for movement in await ledger.movements_at_table(table_id):
+                legs = await ledger.legs_of(movement.id)
                 shown.append(
                     {
                         "kind": movement.kind,
                         "at": as_utc(movement.created_at).isoformat(),
-                        "legs": [_leg(entry, seats) for entry in legs.scalars()],
+                        "legs": [_leg(entry, seats) for entry in legs],
                     }
                 )
             return {

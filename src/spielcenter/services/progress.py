@@ -17,9 +17,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.games.base import Game, get_game
 from spielcenter.settings import Settings
 
-from .campaign import Campaign, CampaignService, load_campaign, stage_of
+from .campaign import Campaign, load_campaign, stage_of
+from .campaign_service import CampaignService
 from .common import Clock
-from .daily import DailyService, day_of_variant
+from .daily import day_of_variant
+from .daily_service import DailyService
 from .games import GameResolver, GameService
 from .history import HistoryService
 from .leaderboards import LeaderboardService

@@ -18,14 +18,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from spielcenter.games.base import JSON, Deal, Game, Status
 from spielcenter.games.seeds import SecretSeed
 from spielcenter.games.speedquilt.model import rows_and_columns
 from spielcenter.games.speedquilt.scoring import leaderboard_points
-from spielcenter.store.models import AchievementRecord, GameRecord, TableResult
+from spielcenter.store.models import AchievementRecord, TableResult
+from spielcenter.store.repositories import (
+    AchievementRepository,
+    GameRepository,
+    TableResultRepository,
+)
 
 from .achievements import BY_KEY, Facts, QuiltFacts, earned
 from .campaign import Outcome, record_stage, stage_of
@@ -173,18 +177,7 @@ async def _count_seat(
         await record_daily(db, finished.game_id, quilt.points, empty, now)
         daily = True
     if quilt is not None and finished.is_table:
-        db.add(
-            TableResult(
-                table_id=finished.game_id,
-                account_id=account_id,
-                points=quilt.points,
-                place=quilt.place,
-                leaderboard_points=leaderboard_points(quilt.place, quilt.points),
-                seats=quilt.seats,
-                finished_at=now,
-                ranked=finished.ranked,
-            )
-        )
+        TableResultRepository(db).add(_table_result(finished, account_id, quilt))
     streak = await _streak(db, account_id, finished) if finished.game != SPEEDQUILT else 0
     return Facts(
         game=finished.game,
@@ -198,22 +191,29 @@ async def _count_seat(
     )
 
 
+def _table_result(finished: FinishedGame, account_id: str, quilt: QuiltFacts) -> TableResult:
+    """One seat's line for the table leaderboards."""
+    return TableResult(
+        table_id=finished.game_id,
+        account_id=account_id,
+        points=quilt.points,
+        place=quilt.place,
+        leaderboard_points=leaderboard_points(quilt.place, quilt.points),
+        seats=quilt.seats,
+        finished_at=finished.finished_at,
+        ranked=finished.ranked,
+    )
+
+
 async def _streak(db: AsyncSession, account_id: str, finished: FinishedGame) -> int:
     """Wins in a row of this game (every variant), ending with this one."""
     if finished.status is not Status.WON:
         return 0
-    query = (
-        select(GameRecord.id, GameRecord.status)
-        .where(
-            GameRecord.account_id == account_id,
-            GameRecord.game == finished.game,
-            GameRecord.finished_at.is_not(None),
-            GameRecord.id != finished.game_id,
-        )
-        .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
+    earlier = await GameRepository(db).finished_statuses(
+        account_id, finished.game, besides=finished.game_id
     )
     streak = 1
-    for _id, status in (await db.execute(query)).all():
+    for status in earlier:
         if status != Status.WON.value:
             break
         streak += 1
@@ -226,11 +226,12 @@ async def award(
     """Award the achievements of ``keys`` the account does not have yet; those newly awarded."""
     if not keys:
         return []
-    query = select(AchievementRecord.key).where(AchievementRecord.account_id == account_id)
-    have = set((await db.execute(query)).scalars().all())
+    achievements = AchievementRepository(db)
+    have = await achievements.keys_of(account_id)
     new = [key for key in keys if key not in have]
     for key in new:
-        db.add(AchievementRecord(account_id=account_id, key=key, game_id=game_id, awarded_at=now))
+        record = AchievementRecord(account_id=account_id, key=key, game_id=game_id, awarded_at=now)
+        achievements.add(record)
     return [achievement_json(key, now, game_id) for key in new]
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON, GameError, Seat
@@ -20,7 +19,7 @@ from spielcenter.games.seeds import SecretSeed, SeedError, matches
 from spielcenter.games.speedquilt.catalogue import load_catalogue
 from spielcenter.games.speedquilt.fairness import Verdict, verify
 from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.store.models import TableEntry, TableRecord, TableSeat
+from spielcenter.store.repositories import TableRepository
 
 from .common import ServiceError
 from .history import speedquilt_steps, table_engine
@@ -71,12 +70,12 @@ async def verify_stored_table(
 ) -> JSON:
     """Check a finished table of the store from every seat and for a spectator."""
     async with sessionmaker() as db:
-        row = await db.get(TableRecord, table_id)
+        tables = TableRepository(db)
+        row = await tables.get(table_id)
         if row is None:
             raise ServiceError("not_found", f"no table {table_id!r}")
-        seats = (await db.execute(select(TableSeat).where(TableSeat.table_id == table_id))).all()
-        entries = select(TableEntry.seat, TableEntry.move).where(TableEntry.table_id == table_id)
-        log = [(seat, move) for seat, move in (await db.execute(entries.order_by(TableEntry.seq)))]
+        seats = await tables.seats_of(table_id)
+        log = await tables.log_of(table_id)
     engine = table_engine(row)
     if engine is None:
         raise ServiceError("bad_request", f"table {table_id!r} cannot be replayed here")

@@ -6,14 +6,29 @@ decides when to commit, so one service call is one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .models import Account, GameEntry, GameRecord, Session
+from .locks import lock_rows
+from .models import (
+    Account,
+    AchievementRecord,
+    CampaignRecord,
+    DailyAttempt,
+    GameEntry,
+    GameRecord,
+    LedgerEntry,
+    LedgerTransaction,
+    Session,
+    TableEntry,
+    TableRecord,
+    TableResult,
+    TableSeat,
+)
 
 
 class AccountRepository:
@@ -36,6 +51,14 @@ class AccountRepository:
         result = await self.db.execute(select(Account).where(Account.name_key.in_(keys)))
         found = {account.name_key: account for account in result.scalars()}
         return next((found[key] for key in keys if key in found), None)
+
+    async def name_of(self, account_id: str) -> str | None:
+        """The name of the account (``None`` for a guest, or if there is no such account)."""
+        return await self.db.scalar(select(Account.name).where(Account.id == account_id))
+
+    async def lock(self, account_ids: Iterable[str]) -> None:
+        """Hold these accounts' rows until the transaction ends (:func:`~.locks.lock_rows`)."""
+        await lock_rows(self.db, Account, account_ids)
 
     def add(self, account: Account) -> None:
         """Add a new account to the session."""
@@ -112,6 +135,21 @@ class GameRepository:
         )
         return (await self.db.execute(query)).scalars().all()
 
+    async def finished_statuses(self, account_id: str, game: str, besides: str) -> Sequence[str]:
+        """The statuses of an account's finished games of one game but ``besides``, the last
+        finished first."""
+        query = (
+            select(GameRecord.status)
+            .where(
+                GameRecord.account_id == account_id,
+                GameRecord.game == game,
+                GameRecord.finished_at.is_not(None),
+                GameRecord.id != besides,
+            )
+            .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
+        )
+        return (await self.db.execute(query)).scalars().all()
+
     async def log_tallies(self, account_id: str) -> Sequence[tuple[str, str, int, datetime]]:
         """For each game of an account and each kind of entry in its log (``move``, ``undo``,
         ``redo``): ``(game_id, kind, how many, when the last was written)``; one query."""
@@ -168,3 +206,214 @@ class GameRepository:
                 for entry, summary in entries
             ],
         )
+
+
+class LedgerRepository:
+    """The taler ledger: movements and their legs, balances as sums of legs."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def add_movement(
+        self,
+        key: str,
+        kind: str,
+        legs: Sequence[tuple[str, int]],
+        at: datetime,
+        table_id: str | None = None,
+    ) -> None:
+        """Write one movement and its legs ``(ledger account, amount)``; checked by the caller."""
+        movement = LedgerTransaction(key=key, kind=kind, table_id=table_id, created_at=at)
+        self.db.add(movement)
+        await self.db.flush()  # the movement's id first: the legs refer to it
+        self.db.add_all(
+            LedgerEntry(transaction_id=movement.id, account=account, amount=amount)
+            for account, amount in legs
+        )
+        await self.db.flush()
+
+    async def has_movement(self, key: str) -> bool:
+        """Whether the movement with this unique key was written."""
+        query = select(LedgerTransaction.id).where(LedgerTransaction.key == key)
+        return await self.db.scalar(query) is not None
+
+    async def balance(self, account: str) -> int:
+        """The sum of the entries of one ledger account."""
+        total = await self.db.scalar(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.account == account
+            )
+        )
+        return int(total or 0)
+
+    async def total(self) -> int:
+        """The sum of every entry of the ledger."""
+        total = await self.db.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)))
+        return int(total or 0)
+
+    async def movements_of(
+        self, account: str, limit: int
+    ) -> Sequence[tuple[LedgerTransaction, int]]:
+        """The newest ``limit`` movements touching one ledger account, with its leg's amount."""
+        rows = await self.db.execute(
+            select(LedgerTransaction, LedgerEntry.amount)
+            .join(LedgerEntry, LedgerEntry.transaction_id == LedgerTransaction.id)
+            .where(LedgerEntry.account == account)
+            .order_by(LedgerTransaction.id.desc())
+            .limit(limit)
+        )
+        return [(movement, amount) for movement, amount in rows.all()]
+
+    async def movements_at_table(self, table_id: str) -> Sequence[LedgerTransaction]:
+        """The movements of one table (stake, payout), in order."""
+        query = (
+            select(LedgerTransaction)
+            .where(LedgerTransaction.table_id == table_id)
+            .order_by(LedgerTransaction.id)
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+    async def legs_of(self, movement_id: int) -> Sequence[LedgerEntry]:
+        """The legs of one movement, in order."""
+        query = (
+            select(LedgerEntry)
+            .where(LedgerEntry.transaction_id == movement_id)
+            .order_by(LedgerEntry.id)
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+
+class CampaignRepository:
+    """Each account's campaign: where it stands and its best run."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, account_id: str) -> CampaignRecord | None:
+        """The account's campaign, if it has one."""
+        return await self.db.get(CampaignRecord, account_id)
+
+    def add(self, campaign: CampaignRecord) -> None:
+        """Add a new campaign."""
+        self.db.add(campaign)
+
+    async def best_runs(self) -> Sequence[tuple[CampaignRecord, str | None]]:
+        """Every campaign with a stage cleared, of a claimed account, with the account's name."""
+        query = (
+            select(CampaignRecord, Account.name)
+            .join(Account, Account.id == CampaignRecord.account_id)
+            .where(CampaignRecord.best_stage > 0, Account.name.is_not(None))
+        )
+        return [(campaign, name) for campaign, name in (await self.db.execute(query)).all()]
+
+
+class DailyRepository:
+    """The attempts at the daily quilt, one per daily game."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, game_id: str) -> DailyAttempt | None:
+        """The attempt played as this game, if it is one."""
+        return await self.db.get(DailyAttempt, game_id)
+
+    async def attempts_of(self, account_id: str, day: str) -> Sequence[DailyAttempt]:
+        """An account's attempts of one day, in the order they began."""
+        query = (
+            select(DailyAttempt)
+            .where(DailyAttempt.account_id == account_id, DailyAttempt.day == day)
+            .order_by(DailyAttempt.created_at, DailyAttempt.game_id)
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+    def add(self, attempt: DailyAttempt) -> None:
+        """Add a new attempt (its game row must be written first)."""
+        self.db.add(attempt)
+
+    async def ranked_results(self, day: str) -> Sequence[tuple[DailyAttempt, str | None]]:
+        """The finished ranked attempts of one day of claimed accounts, with their names."""
+        query = (
+            select(DailyAttempt, Account.name)
+            .join(Account, Account.id == DailyAttempt.account_id)
+            .where(
+                DailyAttempt.day == day,
+                DailyAttempt.ranked.is_(True),
+                DailyAttempt.finished_at.is_not(None),
+                Account.name.is_not(None),
+            )
+        )
+        return [(attempt, name) for attempt, name in (await self.db.execute(query)).all()]
+
+
+class TableResultRepository:
+    """Each seat's result of each finished table."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    def add(self, result: TableResult) -> None:
+        """Add one seat's result."""
+        self.db.add(result)
+
+    async def points_by_account(
+        self, since: datetime | None
+    ) -> Sequence[tuple[str, str | None, int, int]]:
+        """For each claimed account: ``(account id, name, leaderboard points, tables)`` of its
+        ranked results finished ``since`` (every one if ``None``)."""
+        query = (
+            select(
+                TableResult.account_id,
+                Account.name,
+                func.sum(TableResult.leaderboard_points),
+                func.count(),
+            )
+            .join(Account, Account.id == TableResult.account_id)
+            .where(Account.name.is_not(None))
+            .where(TableResult.ranked.is_(True))  # never a chosen, rehearsable deal
+            .group_by(TableResult.account_id, Account.name)
+        )
+        if since is not None:
+            query = query.where(TableResult.finished_at >= since)
+        rows = (await self.db.execute(query)).all()
+        return [(account_id, name, points, tables) for account_id, name, points, tables in rows]
+
+
+class AchievementRepository:
+    """The achievements each account was awarded."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def keys_of(self, account_id: str) -> set[str]:
+        """The keys of the achievements the account has."""
+        query = select(AchievementRecord.key).where(AchievementRecord.account_id == account_id)
+        return set((await self.db.execute(query)).scalars().all())
+
+    def add(self, achievement: AchievementRecord) -> None:
+        """Award one achievement."""
+        self.db.add(achievement)
+
+
+class TableRepository:
+    """A stored table as it was dealt and played: its row, its seats, its log."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, table_id: str) -> TableRecord | None:
+        """The table with this id, if any."""
+        return await self.db.get(TableRecord, table_id)
+
+    async def seats_of(self, table_id: str) -> Sequence[TableSeat]:
+        """Who sits at each seat of the table."""
+        query = select(TableSeat).where(TableSeat.table_id == table_id)
+        return (await self.db.execute(query)).scalars().all()
+
+    async def log_of(self, table_id: str) -> list[tuple[int, str]]:
+        """The table's log as ``(seat, move)`` pairs, in order."""
+        query = (
+            select(TableEntry.seat, TableEntry.move)
+            .where(TableEntry.table_id == table_id)
+            .order_by(TableEntry.seq)
+        )
+        return [(seat, move) for seat, move in await self.db.execute(query)]
