@@ -25,7 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.bots import LEVELS
 from spielcenter.games.base import JSON, Deal, Game, GameError
-from spielcenter.games.shuffle import DealNumberError, check_deal
 from spielcenter.store.models import (
     Account,
     SeatClock,
@@ -36,6 +35,7 @@ from spielcenter.store.models import (
 )
 
 from .common import Clock, ServiceError, as_utc, new_id
+from .deals import client_deal
 from .fairness import SeedSource, dealt_from, fairness_of, fresh_seed, seeded
 from .ledger import pay_out
 from .results import FinishedGame, record_finished
@@ -54,7 +54,6 @@ GAME = "speedquilt"
 TEMPI = ("slow", "normal", "fast")
 """How fast computer players act (the delays are the server's: docs/tables.md)."""
 OPEN, FINISHED = "open", "finished"
-MAX_CLIENT_DEAL = 2**53 - 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SOLO_OPTIONS = frozenset({"target", "rounds", "top_shelf", "bottom_shelf"})
 """Options a client may set for a solo table (a campaign stage); the daily quilt is the
@@ -252,7 +251,7 @@ class TableService:
             game=GAME,
             variant=variant,
             options=engine_options,
-            **(seeded(self.fresh_seed()) if deal is None else {"deal": _deal(deal)}),
+            **(seeded(self.fresh_seed()) if deal is None else {"deal": client_deal(deal)}),
             tempo=tempo,
             status=OPEN,
             last_seq=0,
@@ -434,16 +433,6 @@ def _options(
             raise ServiceError("bad_request", f"solo options are {', '.join(sorted(SOLO_OPTIONS))}")
         return options
     raise ServiceError("bad_request", f"unknown variant {variant!r}: table, solo or daily")
-
-
-def _deal(deal: int) -> int:
-    try:
-        check_deal(deal)
-    except DealNumberError as exc:
-        raise ServiceError("bad_request", str(exc)) from exc
-    if deal > MAX_CLIENT_DEAL:
-        raise ServiceError("bad_request", f"deal numbers go up to {MAX_CLIENT_DEAL} here")
-    return deal
 
 
 async def _names(db: AsyncSession, account_ids: list[str]) -> dict[str, str | None]:
