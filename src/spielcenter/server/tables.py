@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from spielcenter.bots import Bot, get_bot
 from spielcenter.bots.player import fallback
 from spielcenter.games.base import JSON, IllegalMoveError, MoveSyntaxError, Status, get_game
+from spielcenter.games.speedquilt.history import EntryLines, lines_of
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.scoring import leaderboard_points
 from spielcenter.games.speedquilt.state import GameState, Phase
@@ -46,7 +47,6 @@ from spielcenter.services.common import Clock, ServiceError, as_utc
 from spielcenter.services.fairness import dealt_from
 from spielcenter.services.ledger import LedgerService
 from spielcenter.services.lobby import LobbyService
-from spielcenter.services.table_history import EntryLines, lines_of
 from spielcenter.services.tables import (
     FinishedTable,
     StoredTable,

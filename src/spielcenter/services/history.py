@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON, Deal, Game, GameError, Record, Seat, Status, get_game
+from spielcenter.games.speedquilt.history import lines_of
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.store.models import (
     Account,
@@ -40,7 +41,6 @@ from .daily import day_of_variant
 from .fairness import dealt_from, verified
 from .games import GameService
 from .results import achievement_json
-from .table_history import lines_of
 
 SPEEDQUILT = "speedquilt"
 OPEN_TABLE = "open"

@@ -5,16 +5,20 @@ the browser renders it in German or English. Lines are derived from the log: eac
 position before, the seat, the move and the position after. What is private to the deciding
 seat (a start choice, a blind-drawn block, a thimble or dye-bath adjustment) appears only in her
 own line; the line everyone else reads leaves it out, or is ``None`` when nothing is left.
+
+It sits next to ``views.py`` because it is the same rule for a move that ``view_for`` is for a
+position: what each seat may read. The table, the replays and the solo screen all ask it here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spielcenter.games.base import JSON
-from spielcenter.games.speedquilt.model import Cell
-from spielcenter.games.speedquilt.moves import (
+
+from .model import Cell
+from .moves import (
     BinDice,
     BinDraw,
     BinPlace,
@@ -34,8 +38,10 @@ from spielcenter.games.speedquilt.moves import (
     Thimble,
     Undo,
 )
-from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.games.speedquilt.state import GameState, Phase
+from .state import GameState, Phase
+
+if TYPE_CHECKING:
+    from .rules import Speedquilt
 
 __all__ = ["EntryLines", "lines_of"]
 
