@@ -30,6 +30,7 @@ from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 from .cluster import ClusteredRegistry
 from .deps import Platform
 from .errors import install_error_handlers
+from .hub import Hub
 from .logging import AccessLog, configure_logging, log
 from .memwatch import MemoryWatch
 from .nul import RefuseNul
@@ -38,7 +39,6 @@ from .routes import account, games, ledger, lobby, pages, progress, stats, table
 from .routes.pages import STATIC
 from .security_headers import SecurityHeaders
 from .tables import TEMPO_SECONDS, TableRegistry, speedquilt_engine
-from .websocket import Hub
 from .websocket import router as websocket_router
 
 REDIS_CONNECTIONS = 64

@@ -43,6 +43,7 @@ from spielcenter.services.common import Clock, ServiceError
 from spielcenter.services.sessions import Login
 from spielcenter.services.tables import StoredTable, TableService
 
+from .hub import Connection, Hub, Watcher
 from .logging import log
 from .scaleout import Bus, Leases, process_id
 from .tables import (
@@ -55,10 +56,9 @@ from .tables import (
     _Move,
     _Open,
     _Return,
-    parse_table_message,
     table_command,
 )
-from .websocket import Connection, Hub, Watcher
+from .websocket import parse_table_message
 
 __all__ = ["ClusteredRegistry", "RemoteSocket"]
 

@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from typing import Any
 
 from spielcenter.bots import Bot, get_bot
 from spielcenter.bots.player import fallback
@@ -55,16 +52,23 @@ from spielcenter.services.tables import (
 )
 from spielcenter.store.models import SeatClock
 
+from .hub import Hub, Watcher
 from .logging import log
-from .websocket import MAX_MESSAGE_BYTES, MOVE_TEXT_MAX, BadMessage, Hub, Watcher
+from .websocket import (
+    TableChatMessage,
+    TableLeaveMessage,
+    TableMessage,
+    TableMoveMessage,
+    TableOpenMessage,
+    TableReturnMessage,
+)
 
 __all__ = [
     "TEMPO_SECONDS",
     "TableActor",
     "TableRegistry",
-    "handle_table_message",
     "speedquilt_engine",
-    "table_request",
+    "table_command",
 ]
 
 TEMPO_SECONDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.15}
@@ -925,6 +929,11 @@ class TableRegistry:
         actor = await self.get(table_id)
         await actor.submit(command)
 
+    async def handle(self, message: TableMessage, connection: Watcher, ref: Any) -> None:
+        """Answer one validated ``table.*`` message; refusals are raised (the socket turns them
+        into errors)."""
+        await self.dispatch(message.table_id, table_command(message, connection, ref))
+
     async def closed(self, connection: Watcher) -> None:
         """A socket of this process closed (the hub already forgot it)."""
         self.forget_finished()
@@ -939,88 +948,6 @@ class TableRegistry:
             await self.summary(i, account_id)
             for i in await self.service.of_account(account_id, state)
         ]
-
-
-# -- the WebSocket messages ------------------------------------------------------------------
-
-
-class _TableMessage(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
-    id: str | int | None = Field(default=None)
-    table_id: str = Field(min_length=1, max_length=64)
-
-
-class TableOpenMessage(_TableMessage):
-    """Watch a table; the answer is ``table.state``."""
-
-    type: Literal["table.open"]
-    last_seq: int | None = Field(default=None, ge=0)
-    invite: str | None = Field(default=None, min_length=1, max_length=64)
-    """The invitation code: a private table is watched by the people at it or with it."""
-
-
-class TableMoveMessage(_TableMessage):
-    """A decision of the sender's own seat."""
-
-    type: Literal["table.move"]
-    move: str = Field(min_length=1, max_length=MOVE_TEXT_MAX)
-    seq: int | None = Field(default=None, ge=0)
-
-
-class TableChatMessage(_TableMessage):
-    """A chat line of the sender's seat (checked by services/chat.py)."""
-
-    type: Literal["table.chat"]
-    text: str = Field(min_length=1, max_length=1000)
-
-
-class TableLeaveMessage(_TableMessage):
-    """Leave a started table: a computer plays the seat until she comes back."""
-
-    type: Literal["table.leave"]
-
-
-class TableReturnMessage(_TableMessage):
-    """Take the seat back from the computer."""
-
-    type: Literal["table.return"]
-
-
-TableMessage = (
-    TableOpenMessage | TableMoveMessage | TableChatMessage | TableLeaveMessage | TableReturnMessage
-)
-_table_message: TypeAdapter[TableMessage] = TypeAdapter(
-    Annotated[TableMessage, Field(discriminator="type")]
-)
-
-
-def table_request(text: str) -> tuple[JSON, Any] | None:
-    """``(message, id)`` if ``text`` is a ``table.*`` message, else ``None`` (not ours)."""
-    if len(text.encode()) > MAX_MESSAGE_BYTES:
-        return None  # the general reader refuses it
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or not str(data.get("type", "")).startswith("table."):
-        return None
-    ref = data.get("id") if isinstance(data.get("id"), str | int) else None
-    return data, ref
-
-
-async def handle_table_message(
-    registry: TableRegistry, connection: Watcher, data: JSON, ref: Any
-) -> None:
-    """Answer one ``table.*`` message; refusals are raised (the socket turns them into errors)."""
-    try:
-        message = _table_message.validate_python(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        error = BadMessage(f"{where}: {first.get('msg', 'invalid')}")
-        error.ref = ref  # type: ignore[attr-defined]
-        raise error from None
-    await registry.dispatch(message.table_id, table_command(message, connection, ref))
 
 
 def table_command(message: TableMessage, connection: Watcher, ref: Any) -> _Command:
@@ -1038,8 +965,3 @@ def table_command(message: TableMessage, connection: Watcher, ref: Any) -> _Comm
         case TableReturnMessage():
             command = _Return(connection, ref)
     return command
-
-
-def parse_table_message(data: JSON) -> TableMessage:
-    """A ``table.*`` message checked again (one routed from another process)."""
-    return _table_message.validate_python(data)
