@@ -1,7 +1,7 @@
 """Several server processes on one database and one Redis (docs/deploy.md, "Several processes").
 
 With ``SPIELCENTER_REDIS_URL`` set, the app builds a :class:`ClusteredRegistry` instead of the
-one-process :class:`~spielcenter.server.tables.TableRegistry`:
+one-process :class:`~spielcenter.server.registry.TableRegistry`:
 
 - **One owner per table.** A process runs a table's actor only while it holds the table's lease
   in Redis (``scaleout.Leases``); it renews its leases every third of their length and releases
@@ -39,17 +39,18 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from spielcenter.games.base import JSON
-from spielcenter.services.common import Clock, ServiceError
+from spielcenter.services.common import ServiceError
 from spielcenter.services.sessions import Login
-from spielcenter.services.tables import StoredTable, TableService
+from spielcenter.services.table_play import TableServices
+from spielcenter.services.tables import StoredTable
 
 from .hub import Connection, Hub, Watcher
 from .logging import log
+from .registry import TableRegistry
 from .scaleout import Bus, Leases, process_id
 from .tables import (
     STARTED,
     TableActor,
-    TableRegistry,
     _Chat,
     _Command,
     _Leave,
@@ -88,14 +89,13 @@ class ClusteredRegistry(TableRegistry):
 
     def __init__(
         self,
-        service: TableService,
+        services: TableServices,
         hub: Hub,
-        clock: Clock,
         redis: Redis,
         lease_ms: int,
         **options: Any,
     ) -> None:
-        super().__init__(service, hub, clock, **options)
+        super().__init__(services, hub, **options)
         self.me = process_id()
         self.redis = redis
         self.leases = Leases(redis, self.me, lease_ms)
@@ -190,10 +190,7 @@ class ClusteredRegistry(TableRegistry):
 
     def _copy(self, stored: StoredTable) -> TableActor:
         """The committed position of a table owned elsewhere, for reading; it never runs."""
-        engine = self.engine_for(stored.record.variant, dict(stored.record.options))
-        return TableActor(
-            stored, engine, self.service, self.hub, self.delays, self.clock, self.clock_scale
-        )
+        return self._actor(stored, chat=False)
 
     async def renew(self) -> None:
         """Renew this process's leases (one round trip); stop driving the tables it lost."""
