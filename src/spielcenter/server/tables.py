@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spielcenter.games.base import JSON, get_game
+from spielcenter.games.speedquilt.history import Entry
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.state import GameState
 from spielcenter.services.clocks import Waiting
 from spielcenter.services.common import ServiceError
-from spielcenter.services.table_play import Accepted, Entry, LiveTable, SeatChange, clock_json
+from spielcenter.services.table_play import Accepted, LiveTable, SeatChange, clock_json
 from spielcenter.services.tables import StoredTable
 
 from .hub import Hub, Watcher, with_ref

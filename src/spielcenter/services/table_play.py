@@ -7,8 +7,8 @@ running out, a seat handed to a computer or taken back, a chat line. Each is com
 returns, and returns what happened (an :class:`Accepted` entry, a :class:`SeatChange`); a refusal
 raises :class:`ServiceError` and changes nothing.
 
-Nothing here sends or waits: the server's table actor (``server/tables.py``) calls these one at a
-time, in its queue's order, and tells the sockets what they return.
+Nothing here talks to a socket or sleeps: the server's table actor (``server/tables.py``) calls
+these one at a time, in its queue's order, and tells the sockets what they return.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import structlog
 from spielcenter.bots import Bot, get_bot
 from spielcenter.bots.player import fallback
 from spielcenter.games.base import JSON, IllegalMoveError, MoveSyntaxError, Status
-from spielcenter.games.speedquilt.history import EntryLines, lines_of
+from spielcenter.games.speedquilt.history import Entry, lines_of, replay
 from spielcenter.games.speedquilt.moves import Move
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.scoring import leaderboard_points
@@ -43,7 +43,6 @@ from .tables import FinishedTable, StoredTable, TableService, finished_table
 __all__ = [
     "PRESENCE_POLL",
     "Accepted",
-    "Entry",
     "LiveTable",
     "SeatChange",
     "TableServices",
@@ -54,27 +53,6 @@ PRESENCE_POLL = 5.0
 """How often (seconds) a table without a think clock looks whether its people are connected."""
 
 log = structlog.get_logger("spielcenter.server")
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One accepted decision with its history lines."""
-
-    seq: int
-    seat: int
-    move: str
-    lines: EntryLines
-
-    def for_reader(self, reader: int | None) -> JSON:
-        """The entry as ``reader`` (a seat, ``None``: a spectator) may see it."""
-        mine = reader == self.seat
-        return {
-            "seq": self.seq,
-            "seat": self.seat,
-            "move": self.move if mine or not self.lines.private else None,
-            "line": self.lines.line_for(self.seat, reader),
-            "also": list(self.lines.also),
-        }
 
 
 @dataclass(frozen=True)
@@ -130,20 +108,10 @@ class LiveTable:
         self.warned: set[int] = set()
         # Seats whose person made a decision herself (a seat without one wins nothing).
         self.decided = {e.seat for e in stored.entries if not e.by_stand_in}
-        for stored_entry in stored.entries:
-            self._replay(stored_entry.seat, stored_entry.move)
-
-    def _replay(self, seat: int, text: str) -> None:
-        # The log was validated when it was written: apply without checking again.
-        move = self.engine.parse_move(text)
-        after = self.engine.apply(self.state, move, seat)
-        self.entries.append(self._entry(seat, move, text, after))
-        self.state = after
-
-    def _entry(self, seat: int, move: Move, text: str, after: GameState) -> Entry:
-        """The next entry: ``move`` (written ``text``) of ``seat`` from the position now."""
-        lines = lines_of(self.engine, self.state, after, seat, move)
-        return Entry(self.seq + 1, seat, text, lines)
+        log = [(e.seat, e.move) for e in stored.entries]
+        for entry, after in replay(engine, self.state, log):
+            self.entries.append(entry)
+            self.state = after
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -221,7 +189,8 @@ class LiveTable:
         before = self.state
         move = self._checked(seat, text, client_seq)
         after = self.engine.apply(before, move, seat)
-        entry = self._entry(seat, move, self.engine.format_move(move), after)
+        lines = lines_of(self.engine, before, after, seat, move)
+        entry = Entry(self.seq + 1, seat, self.engine.format_move(move), lines)
         finished = self._finished(after, {seat} if own else set())
         clocks = self._reclock(after, seat)
         stand_in = not own and seat not in self.bots

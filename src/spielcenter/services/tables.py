@@ -4,8 +4,8 @@ A table is an event log like a patience game (docs/tables.md): the ``tables`` ro
 was dealt (variant, options, and a secret seed with its commitment — or, for practice against
 computers, a chosen deal number: services/fairness.py) and a summary; ``table_entries`` holds
 every accepted decision as ``(seq, seat, move text)``. The position is the replay of the log
-through the engine. The live table (its actor) is the server's (``server/tables.py``); this
-module only reads and writes.
+through the engine. The live table and its use cases are ``services/table_play.py`` (the
+server's actor, ``server/tables.py``, drives them); this module only reads and writes.
 
 :func:`record_finished_table` is called exactly once per finished table, inside the transaction
 that commits its last entry, with a :class:`FinishedTable` — the place where campaign,
@@ -445,7 +445,7 @@ async def _names(db: AsyncSession, account_ids: list[str]) -> dict[str, str | No
 def finished_table(
     stored: StoredTable, result: JSON, finished_at: datetime, forfeited: Sequence[int] = ()
 ) -> FinishedTable:
-    """The :class:`FinishedTable` of ``stored`` from the end data the actor computed."""
+    """The :class:`FinishedTable` of ``stored`` from the end data the live table computed."""
     row = stored.record
     return FinishedTable(
         table_id=row.id,
