@@ -50,13 +50,13 @@ from .registry import TableRegistry
 from .scaleout import Bus, Leases, process_id
 from .tables import (
     STARTED,
+    ChatCommand,
+    Command,
+    LeaveCommand,
+    MoveCommand,
+    OpenCommand,
+    ReturnCommand,
     TableActor,
-    _Chat,
-    _Command,
-    _Leave,
-    _Move,
-    _Open,
-    _Return,
     table_command,
 )
 from .websocket import parse_table_message
@@ -256,7 +256,7 @@ class ClusteredRegistry(TableRegistry):
 
     # -- commands ---------------------------------------------------------------------------------
 
-    async def dispatch(self, table_id: str, command: _Command) -> None:
+    async def dispatch(self, table_id: str, command: Command) -> None:
         """Handle the command here if this process owns the table (or can take it over), else
         send it to the owner; a dead owner's table is taken over once its lease runs out."""
         try:
@@ -265,7 +265,7 @@ class ClusteredRegistry(TableRegistry):
             log.exception("redis_failed", table=table_id)
             raise ServiceError("table_unavailable", "the tables' message service is away") from None
 
-    async def _dispatch(self, table_id: str, command: _Command) -> None:
+    async def _dispatch(self, table_id: str, command: Command) -> None:
         give_up = time.monotonic() + self.leases.lease_ms / 1000 + ROUTE_TIMEOUT_S
         while True:
             actor = self.actors.get(table_id)
@@ -282,7 +282,7 @@ class ClusteredRegistry(TableRegistry):
                 raise ServiceError("table_unavailable", "the table's server does not answer")
             await asyncio.sleep(RETRY_S)
 
-    async def _route(self, owner: str, table_id: str, command: _Command) -> bool:
+    async def _route(self, owner: str, table_id: str, command: Command) -> bool:
         """Have the owner handle ``command``; False if it is gone or no longer owns the table."""
         connection = command.connection
         cid = secrets.token_hex(8)
@@ -312,7 +312,7 @@ class ClusteredRegistry(TableRegistry):
         error = reply.get("error")
         if error is not None:
             raise ServiceError(error["code"], error["message"])
-        if isinstance(command, _Open):
+        if isinstance(command, OpenCommand):
             await self._follow(table_id, connection)
         return True
 
@@ -363,7 +363,7 @@ class ClusteredRegistry(TableRegistry):
     async def _reopen(self, table_id: str, connection: Watcher) -> None:
         """Open the table again for a socket: its new owner sends a fresh ``table.state``."""
         try:
-            await self.dispatch(table_id, _Open(connection, None))
+            await self.dispatch(table_id, OpenCommand(connection, None))
         except ServiceError as exc:
             log.warning("reopen_failed", table=table_id, why=exc.code)
 
@@ -447,21 +447,21 @@ class ClusteredRegistry(TableRegistry):
         task.add_done_callback(self.tasks.discard)
 
 
-def command_message(table_id: str, command: _Command) -> JSON:
+def command_message(table_id: str, command: Command) -> JSON:
     """The ``table.*`` message a command was made from (to send it to another process)."""
     message: JSON
     match command:
-        case _Open():
+        case OpenCommand():
             message = {"type": "table.open", "last_seq": command.last_seq}
             if command.invite is not None:
                 message["invite"] = command.invite
-        case _Move():
+        case MoveCommand():
             message = {"type": "table.move", "move": command.move, "seq": command.seq}
-        case _Chat():
+        case ChatCommand():
             message = {"type": "table.chat", "text": command.text}
-        case _Leave():
+        case LeaveCommand():
             message = {"type": "table.leave"}
-        case _Return():
+        case ReturnCommand():
             message = {"type": "table.return"}
         case _:
             raise TypeError(f"not a table command: {command!r}")

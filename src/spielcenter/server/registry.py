@@ -19,7 +19,7 @@ from spielcenter.services.tables import StoredTable
 
 from .hub import Hub, Watcher
 from .logging import log
-from .tables import STARTED, TEMPO_SECONDS, TableActor, _Command, speedquilt_engine, table_command
+from .tables import STARTED, TEMPO_SECONDS, Command, TableActor, speedquilt_engine, table_command
 from .websocket import TableMessage
 
 __all__ = ["IDLE_SECONDS", "TableRegistry"]
@@ -136,7 +136,7 @@ class TableRegistry:
         actor.start()
         return actor
 
-    async def dispatch(self, table_id: str, command: _Command) -> None:
+    async def dispatch(self, table_id: str, command: Command) -> None:
         """Have the table's actor handle a socket's command (another process's, when that one
         owns the table: ``server/cluster.py``)."""
         actor = await self.get(table_id)

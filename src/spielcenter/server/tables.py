@@ -45,6 +45,12 @@ from .websocket import (
 __all__ = [
     "STARTED",
     "TEMPO_SECONDS",
+    "ChatCommand",
+    "Command",
+    "LeaveCommand",
+    "MoveCommand",
+    "OpenCommand",
+    "ReturnCommand",
     "TableActor",
     "speedquilt_engine",
     "table_command",
@@ -66,7 +72,7 @@ def speedquilt_engine(variant: str, options: dict[str, Any]) -> Speedquilt:
 
 
 @dataclass
-class _Command:
+class Command:
     """A request for the actor; ``done`` carries its outcome back to the socket."""
 
     connection: Watcher
@@ -77,13 +83,17 @@ class _Command:
 
 
 @dataclass
-class _Open(_Command):
+class OpenCommand(Command):
+    """Watch the table (``table.open``)."""
+
     last_seq: int | None = None
     invite: str | None = None
 
 
 @dataclass
-class _Move(_Command):
+class MoveCommand(Command):
+    """A decision of the sender's seat (``table.move``)."""
+
     move: str = ""
     seq: int | None = None
 
@@ -98,34 +108,36 @@ class _Wake:
 
 
 @dataclass
-class _Chat(_Command):
+class ChatCommand(Command):
+    """A chat line of the sender's seat (``table.chat``)."""
+
     text: str = ""
 
 
 @dataclass
-class _Leave(_Command):
-    pass
+class LeaveCommand(Command):
+    """Leave the table in play (``table.leave``)."""
 
 
 @dataclass
-class _Return(_Command):
-    pass
+class ReturnCommand(Command):
+    """Take the seat back (``table.return``)."""
 
 
-def table_command(message: TableMessage, connection: Watcher, ref: Any) -> _Command:
+def table_command(message: TableMessage, connection: Watcher, ref: Any) -> Command:
     """The actor's command for a validated ``table.*`` message of ``connection``."""
-    command: _Command
+    command: Command
     match message:
         case TableOpenMessage():
-            command = _Open(connection, ref, last_seq=message.last_seq, invite=message.invite)
+            command = OpenCommand(connection, ref, last_seq=message.last_seq, invite=message.invite)
         case TableMoveMessage():
-            command = _Move(connection, ref, move=message.move, seq=message.seq)
+            command = MoveCommand(connection, ref, move=message.move, seq=message.seq)
         case TableChatMessage():
-            command = _Chat(connection, ref, text=message.text)
+            command = ChatCommand(connection, ref, text=message.text)
         case TableLeaveMessage():
-            command = _Leave(connection, ref)
+            command = LeaveCommand(connection, ref)
         case TableReturnMessage():
-            command = _Return(connection, ref)
+            command = ReturnCommand(connection, ref)
     return command
 
 
@@ -140,7 +152,7 @@ class TableActor:
         self.table = table
         self.hub = hub
         self.delay = delays.get(table.stored.record.tempo, 0.0)
-        self.queue: asyncio.Queue[_Command | _Wake] = asyncio.Queue()
+        self.queue: asyncio.Queue[Command | _Wake] = asyncio.Queue()
         self.running = False
         self.task: asyncio.Task[None] | None = None
         self.parked_since: float | None = None
@@ -217,7 +229,7 @@ class TableActor:
             self.queue.put_nowait(wake)
             await wake.done
 
-    async def submit(self, command: _Command) -> None:
+    async def submit(self, command: Command) -> None:
         """Have the actor handle ``command``; raises its refusal as :class:`ServiceError`."""
         if self.running:
             self.queue.put_nowait(command)
@@ -242,7 +254,7 @@ class TableActor:
                 else:
                     await self._handle(item)
 
-    async def _next_command(self) -> _Command | None:
+    async def _next_command(self) -> Command | None:
         """The next socket command; ``None`` after a computer player has moved instead.
 
         People's commands go first; a computer moves when no command arrives within the tempo's
@@ -261,7 +273,7 @@ class TableActor:
         await self._tell(await self.table.computer_decides(seat))
         return None
 
-    async def _wait(self, seconds: float | None) -> _Command | None:
+    async def _wait(self, seconds: float | None) -> Command | None:
         """The next command, or ``None`` once ``seconds`` have passed (a clock is due); with
         no ``seconds`` the actor is parked until a command comes."""
         if seconds is None:
@@ -274,16 +286,16 @@ class TableActor:
             self.parked_since = None
         return await self._woken(item)
 
-    async def _woken(self, item: _Command | _Wake) -> _Command | None:
+    async def _woken(self, item: Command | _Wake) -> Command | None:
         """A command as it is; a wake-up is handled here (every clock due now) and is ``None``."""
-        if isinstance(item, _Command):
+        if isinstance(item, Command):
             return item
         while await self._tend_clocks():
             pass
         item.done.set_result(None)
         return None
 
-    async def _handle(self, command: _Command) -> None:
+    async def _handle(self, command: Command) -> None:
         try:
             await self._answer(command)
         except Exception as exc:  # the socket reports it; the actor goes on
@@ -293,29 +305,29 @@ class TableActor:
             if not command.done.done():
                 command.done.set_result(None)
 
-    async def _answer(self, command: _Command) -> None:
+    async def _answer(self, command: Command) -> None:
         table, account_id = self.table, command.connection.login.account_id
         match command:
-            case _Open():
+            case OpenCommand():
                 await self._open(command)
-            case _Move():
+            case MoveCommand():
                 seat = table.seat_of(account_id)
                 await self._tell(await table.play(seat, command.move, command.seq), command)
-            case _Chat():
+            case ChatCommand():
                 line = await table.say(account_id, table.seat_of(account_id), command.text)
                 await self._say(line, command)
-            case _Leave():
+            case LeaveCommand():
                 await self._tell(await table.leave(table.seat_of(account_id)))
                 left = {"type": "table.left", "table_id": self.id}
                 await command.connection.send(with_ref(left, command.ref))
-            case _Return():
+            case ReturnCommand():
                 await self._tell(await table.come_back(table.seat_of(account_id)))
                 reader = self.stored.seat_of(account_id)
                 await command.connection.send(with_ref(self.state_message(reader), command.ref))
 
     # -- opening -------------------------------------------------------------------------------
 
-    async def _open(self, command: _Open) -> None:
+    async def _open(self, command: OpenCommand) -> None:
         account_id = command.connection.login.account_id
         if not self.stored.may_watch(account_id, command.invite):
             raise ServiceError("invite_required", "this table is watched by invitation only")
@@ -353,7 +365,7 @@ class TableActor:
     # -- telling the watchers ------------------------------------------------------------------
 
     async def _tell(
-        self, outcome: Accepted | SeatChange | None, origin: _Command | None = None
+        self, outcome: Accepted | SeatChange | None, origin: Command | None = None
     ) -> None:
         """Tell every watcher what a committed use case did (``origin`` asked for it)."""
         match outcome:
@@ -364,7 +376,7 @@ class TableActor:
             case SeatChange():
                 await self._send_all(self._seat_message(outcome))
 
-    async def _broadcast(self, entry: Entry, origin: _Command | None) -> None:
+    async def _broadcast(self, entry: Entry, origin: Command | None) -> None:
         """``table.event`` to every watcher, each with its own view; then ``table.end``."""
         watchers = set(self.hub.watchers.get(self.key, ()))
         if origin is not None:
@@ -396,7 +408,7 @@ class TableActor:
             "clocks": self.table.clock_list(),
         }
 
-    async def _say(self, line: JSON, command: _Command) -> None:
+    async def _say(self, line: JSON, command: Command) -> None:
         message = {"type": "table.chat", "table_id": self.id, **line}
         watchers = set(self.hub.watchers.get(self.key, ()))
         for connection in watchers - {command.connection}:
