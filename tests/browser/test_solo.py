@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from spielcenter.games.base import get_game
+from spielcenter.games.speedquilt.history import lines_of
 from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.services.table_history import lines_of
 
 from .solo_ui import (
     api,

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from spielcenter.server.cluster import ClusteredRegistry
-from spielcenter.server.tables import TableRegistry
+from spielcenter.server.registry import TableRegistry
 
 from ..backends import RedisServer
 from ..server.conftest import csrf

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from spielcenter.bots import get_bot
 from spielcenter.server.deps import Platform
-from spielcenter.server.tables import TableRegistry
+from spielcenter.server.registry import TableRegistry
 from spielcenter.services.clocks import ABSENCE
 from spielcenter.services.common import ServiceError
 from spielcenter.services.ledger import HOUSE, Leg, player, pot, split_pot

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from spielcenter.server.routes.pages import STATIC
-from spielcenter.services.games import MAX_CLIENT_DEAL, RANDOM_DEALS
+from spielcenter.services.deals import MAX_CLIENT_DEAL, RANDOM_DEALS
 
 from .conftest import csrf, new_game
 

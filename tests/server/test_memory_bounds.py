@@ -13,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from spielcenter.server.memwatch import MemoryWatch
-from spielcenter.server.tables import TableActor, TableRegistry
+from spielcenter.server.registry import TableRegistry
+from spielcenter.server.tables import TableActor
 from spielcenter.services import games as games_service
 from spielcenter.services.games import GameService
 

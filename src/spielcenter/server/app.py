@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
@@ -23,6 +22,7 @@ from spielcenter.services.games import GameResolver, GameService
 from spielcenter.services.progress import ProgressServices, progress_resolver
 from spielcenter.services.sessions import SessionService
 from spielcenter.services.stats import StatsService
+from spielcenter.services.table_play import TableServices
 from spielcenter.services.tables import TableService
 from spielcenter.settings import Settings
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
@@ -30,15 +30,16 @@ from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 from .cluster import ClusteredRegistry
 from .deps import Platform
 from .errors import install_error_handlers
+from .hub import Hub
 from .logging import AccessLog, configure_logging, log
 from .memwatch import MemoryWatch
 from .nul import RefuseNul
 from .ratelimits import RateLimits
+from .registry import TableRegistry
 from .routes import account, games, ledger, lobby, pages, progress, stats, tables
 from .routes.pages import STATIC
 from .security_headers import SecurityHeaders
-from .tables import TEMPO_SECONDS, TableRegistry, speedquilt_engine
-from .websocket import Hub
+from .tables import TEMPO_SECONDS, speedquilt_engine
 from .websocket import router as websocket_router
 
 REDIS_CONNECTIONS = 64
@@ -51,16 +52,15 @@ def _registry(
     settings: Settings,
     service: TableService,
     hub: Hub,
-    clock: Clock,
     delays: Mapping[str, float] | None,
 ) -> TableRegistry:
     """The live tables: this process's alone, or shared with others through Redis."""
     if delays is None and settings.COMPUTER_PAUSE_SCALE != 1:
         scale = settings.COMPUTER_PAUSE_SCALE
         delays = {tempo: pause * scale for tempo, pause in TEMPO_SECONDS.items()}
-    options: dict[str, Any] = {"delays": delays, "clock_scale": settings.CLOCK_SCALE}
+    services = TableServices.build(service, settings.CLOCK_SCALE)
     if settings.REDIS_URL is None:
-        return TableRegistry(service, hub, clock, **options)
+        return TableRegistry(services, hub, delays)
     from redis.asyncio import BlockingConnectionPool, Redis
 
     # Every publish borrows a connection: under load they wait for one instead of failing.
@@ -68,7 +68,7 @@ def _registry(
         settings.REDIS_URL, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
     )
     redis = Redis.from_pool(pool)
-    return ClusteredRegistry(service, hub, clock, redis, settings.REDIS_LEASE_MS, **options)
+    return ClusteredRegistry(services, hub, redis, settings.REDIS_LEASE_MS, delays=delays)
 
 
 def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> None:
@@ -161,7 +161,7 @@ def create_app(
         app.state.platform = platform
         app.state.progress = ProgressServices.build(sessionmaker, platform.games, settings, clock)
         table_service = TableService(sessionmaker, speedquilt_engine, clock)
-        app.state.tables = _registry(settings, table_service, hub, clock, table_delays)
+        app.state.tables = _registry(settings, table_service, hub, table_delays)
         if isinstance(app.state.tables, ClusteredRegistry):
             _share_games(platform.games, hub, app.state.tables)
         await app.state.tables.start()

@@ -1,7 +1,7 @@
 """Several server processes on one database and one Redis (docs/deploy.md, "Several processes").
 
 With ``SPIELCENTER_REDIS_URL`` set, the app builds a :class:`ClusteredRegistry` instead of the
-one-process :class:`~spielcenter.server.tables.TableRegistry`:
+one-process :class:`~spielcenter.server.registry.TableRegistry`:
 
 - **One owner per table.** A process runs a table's actor only while it holds the table's lease
   in Redis (``scaleout.Leases``); it renews its leases every third of their length and releases
@@ -39,26 +39,27 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from spielcenter.games.base import JSON
-from spielcenter.services.common import Clock, ServiceError
+from spielcenter.services.common import ServiceError
 from spielcenter.services.sessions import Login
-from spielcenter.services.tables import StoredTable, TableService
+from spielcenter.services.table_play import TableServices
+from spielcenter.services.tables import StoredTable
 
+from .hub import Connection, Hub, Watcher
 from .logging import log
+from .registry import TableRegistry
 from .scaleout import Bus, Leases, process_id
 from .tables import (
     STARTED,
+    ChatCommand,
+    Command,
+    LeaveCommand,
+    MoveCommand,
+    OpenCommand,
+    ReturnCommand,
     TableActor,
-    TableRegistry,
-    _Chat,
-    _Command,
-    _Leave,
-    _Move,
-    _Open,
-    _Return,
-    parse_table_message,
     table_command,
 )
-from .websocket import Connection, Hub, Watcher
+from .websocket import parse_table_message
 
 __all__ = ["ClusteredRegistry", "RemoteSocket"]
 
@@ -88,14 +89,13 @@ class ClusteredRegistry(TableRegistry):
 
     def __init__(
         self,
-        service: TableService,
+        services: TableServices,
         hub: Hub,
-        clock: Clock,
         redis: Redis,
         lease_ms: int,
         **options: Any,
     ) -> None:
-        super().__init__(service, hub, clock, **options)
+        super().__init__(services, hub, **options)
         self.me = process_id()
         self.redis = redis
         self.leases = Leases(redis, self.me, lease_ms)
@@ -190,10 +190,7 @@ class ClusteredRegistry(TableRegistry):
 
     def _copy(self, stored: StoredTable) -> TableActor:
         """The committed position of a table owned elsewhere, for reading; it never runs."""
-        engine = self.engine_for(stored.record.variant, dict(stored.record.options))
-        return TableActor(
-            stored, engine, self.service, self.hub, self.delays, self.clock, self.clock_scale
-        )
+        return self._actor(stored, chat=False)
 
     async def renew(self) -> None:
         """Renew this process's leases (one round trip); stop driving the tables it lost."""
@@ -259,7 +256,7 @@ class ClusteredRegistry(TableRegistry):
 
     # -- commands ---------------------------------------------------------------------------------
 
-    async def dispatch(self, table_id: str, command: _Command) -> None:
+    async def dispatch(self, table_id: str, command: Command) -> None:
         """Handle the command here if this process owns the table (or can take it over), else
         send it to the owner; a dead owner's table is taken over once its lease runs out."""
         try:
@@ -268,7 +265,7 @@ class ClusteredRegistry(TableRegistry):
             log.exception("redis_failed", table=table_id)
             raise ServiceError("table_unavailable", "the tables' message service is away") from None
 
-    async def _dispatch(self, table_id: str, command: _Command) -> None:
+    async def _dispatch(self, table_id: str, command: Command) -> None:
         give_up = time.monotonic() + self.leases.lease_ms / 1000 + ROUTE_TIMEOUT_S
         while True:
             actor = self.actors.get(table_id)
@@ -285,7 +282,7 @@ class ClusteredRegistry(TableRegistry):
                 raise ServiceError("table_unavailable", "the table's server does not answer")
             await asyncio.sleep(RETRY_S)
 
-    async def _route(self, owner: str, table_id: str, command: _Command) -> bool:
+    async def _route(self, owner: str, table_id: str, command: Command) -> bool:
         """Have the owner handle ``command``; False if it is gone or no longer owns the table."""
         connection = command.connection
         cid = secrets.token_hex(8)
@@ -315,7 +312,7 @@ class ClusteredRegistry(TableRegistry):
         error = reply.get("error")
         if error is not None:
             raise ServiceError(error["code"], error["message"])
-        if isinstance(command, _Open):
+        if isinstance(command, OpenCommand):
             await self._follow(table_id, connection)
         return True
 
@@ -366,7 +363,7 @@ class ClusteredRegistry(TableRegistry):
     async def _reopen(self, table_id: str, connection: Watcher) -> None:
         """Open the table again for a socket: its new owner sends a fresh ``table.state``."""
         try:
-            await self.dispatch(table_id, _Open(connection, None))
+            await self.dispatch(table_id, OpenCommand(connection, None))
         except ServiceError as exc:
             log.warning("reopen_failed", table=table_id, why=exc.code)
 
@@ -450,21 +447,21 @@ class ClusteredRegistry(TableRegistry):
         task.add_done_callback(self.tasks.discard)
 
 
-def command_message(table_id: str, command: _Command) -> JSON:
+def command_message(table_id: str, command: Command) -> JSON:
     """The ``table.*`` message a command was made from (to send it to another process)."""
     message: JSON
     match command:
-        case _Open():
+        case OpenCommand():
             message = {"type": "table.open", "last_seq": command.last_seq}
             if command.invite is not None:
                 message["invite"] = command.invite
-        case _Move():
+        case MoveCommand():
             message = {"type": "table.move", "move": command.move, "seq": command.seq}
-        case _Chat():
+        case ChatCommand():
             message = {"type": "table.chat", "text": command.text}
-        case _Leave():
+        case LeaveCommand():
             message = {"type": "table.leave"}
-        case _Return():
+        case ReturnCommand():
             message = {"type": "table.return"}
         case _:
             raise TypeError(f"not a table command: {command!r}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from fastapi import Depends, Request
 
@@ -15,10 +15,8 @@ from spielcenter.settings import Settings
 
 from .csrf import check_csrf
 from .errors import ApiError
+from .hub import Hub
 from .ratelimits import RateLimits
-
-if TYPE_CHECKING:
-    from .websocket import Hub
 
 SESSION_COOKIE = "spielcenter_session"
 

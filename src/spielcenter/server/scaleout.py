@@ -7,8 +7,9 @@ redis-server; ``server/cluster.py`` wires them into the table registry.
   ``<prefix>lease:<table>`` holding the owner's id with an expiry; only the owner renews or
   releases it (compare-and-set in a Lua script, so a process whose lease already ran out cannot
   touch its successor's). A process that dies stops renewing; when the lease runs out another
-  process takes the table over (:meth:`Leases.take_over`) and replays it from the database —
-  clock deadlines are stored there as absolute times.
+  process acquires it (:meth:`Leases.acquire`, called by ``ClusteredRegistry.get`` on demand and
+  by its periodic sweep of ownerless tables) and replays the table from the database — clock
+  deadlines are stored there as absolute times.
 - :class:`Bus`: publish/subscribe. Every process listens on its own channel
   ``<prefix>process:<id>``: commands for the tables it owns arrive there, and the messages the
   owners send to its sockets. A table's channel ``<prefix>table:<id>``, which every process
@@ -112,11 +113,6 @@ class Leases:
             return []
         values = await self.redis.mget([self._key(t) for t in table_ids])
         return [v.decode() if isinstance(v, bytes) else v for v in values]
-
-    async def take_over(self, open_table_ids: Iterable[str]) -> list[str]:
-        """Acquire every open table that has no owner (its owner died or never was); the tables
-        this process must now load from the database and drive."""
-        return [t for t in open_table_ids if await self.acquire(t)]
 
 
 class Bus:

@@ -7,26 +7,20 @@ nothing; the socket stays open. Committed events go to every socket watching the
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import secrets
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 
 from spielcenter.services.common import ServiceError
-from spielcenter.services.sessions import Login
-from spielcenter.settings import Settings
 
 from .addresses import client_address
 from .deps import SESSION_COOKIE, Platform
+from .hub import CLOSE_NO_SESSION, Connection, Origin, Watcher, with_ref
 from .logging import log
 from .nul import REFUSAL as NUL_REFUSAL
 from .nul import json_text_holds_nul, message_ref
@@ -35,12 +29,8 @@ MAX_MESSAGE_BYTES = 8 * 1024
 MAX_JSON_DEPTH = 32
 """The deepest nesting of arrays and objects a message may have. The protocol's messages are two
 levels deep; Python's parser gives up (``RecursionError``) near a thousand, which 8 KiB reach."""
-SEND_TIMEOUT_S = 5.0
-CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 """Closing code when the page's ``Origin`` is neither this server's nor an allowed one."""
-CLOSE_NO_SESSION = 4401
-"""Closing code when the socket has no live session (never had one, or it was ended)."""
 CLOSE_TOO_MANY_SOCKETS = 4429
 """Closing code when the session or the address already has as many sockets as it may."""
 
@@ -106,11 +96,66 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
+class _TableMessage(_Message):
+    table_id: str = Field(min_length=1, max_length=64)
+
+
+class TableOpenMessage(_TableMessage):
+    """Watch a table; the answer is ``table.state``."""
+
+    type: Literal["table.open"]
+    last_seq: int | None = Field(default=None, ge=0)
+    invite: str | None = Field(default=None, min_length=1, max_length=64)
+    """The invitation code: a private table is watched by the people at it or with it."""
+
+
+class TableMoveMessage(_TableMessage):
+    """A decision of the sender's own seat."""
+
+    type: Literal["table.move"]
+    move: str = Field(min_length=1, max_length=MOVE_TEXT_MAX)
+    seq: int | None = Field(default=None, ge=0)
+
+
+class TableChatMessage(_TableMessage):
+    """A chat line of the sender's seat (checked by services/chat.py)."""
+
+    type: Literal["table.chat"]
+    text: str = Field(min_length=1, max_length=1000)
+
+
+class TableLeaveMessage(_TableMessage):
+    """Leave a started table: a computer plays the seat until she comes back."""
+
+    type: Literal["table.leave"]
+
+
+class TableReturnMessage(_TableMessage):
+    """Take the seat back from the computer."""
+
+    type: Literal["table.return"]
+
+
+TableMessage = (
+    TableOpenMessage | TableMoveMessage | TableChatMessage | TableLeaveMessage | TableReturnMessage
+)
+"""The messages of a Speedquilt table (docs/protocol.md, "Speedquilt tables"): its actor
+handles them (``tables.py``)."""
+
 ClientMessage = Annotated[
-    OpenMessage | MoveMessage | UndoMessage | RedoMessage | HintMessage | PingMessage,
+    OpenMessage
+    | MoveMessage
+    | UndoMessage
+    | RedoMessage
+    | HintMessage
+    | PingMessage
+    | TableMessage,
     Field(discriminator="type"),
 ]
 _client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+_table_message: TypeAdapter[TableMessage] = TypeAdapter(
+    Annotated[TableMessage, Field(discriminator="type")]
+)
 
 
 class BadMessage(Exception):
@@ -166,6 +211,11 @@ def read_message(raw: str) -> tuple[ClientMessage, Any]:
         raise _bad(exc, ref) from None
 
 
+def parse_table_message(data: dict[str, Any]) -> TableMessage:
+    """A ``table.*`` message checked again (one routed from another process)."""
+    return _table_message.validate_python(data)
+
+
 def _bad(exc: ValidationError, ref: Any) -> BadMessage:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()))
@@ -174,145 +224,27 @@ def _bad(exc: ValidationError, ref: Any) -> BadMessage:
     return error
 
 
-# -- sockets and who watches what -------------------------------------------------------------
+# -- the live tables, as the socket needs them ------------------------------------------------
 
 
-class Watcher(Protocol):
-    """What the hub and a table's actor need of a socket: its login, an id, what it watches,
-    and sending. A :class:`Connection` is a socket of this process; with several processes a
-    table's owner also holds the sockets of other processes (``server/cluster.py``)."""
+class Tables(Protocol):
+    """The live tables of the app (``tables.TableRegistry``, or ``cluster.ClusteredRegistry``
+    with several processes), as the socket reaches them: without importing them, so that the
+    tables may use the messages and the hub defined down here."""
 
-    login: Login
-    id: str
-    games: set[str]
+    async def handle(self, message: TableMessage, connection: Watcher, ref: Any) -> None:
+        """Have the table's actor answer a validated ``table.*`` message."""
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one message to the socket."""
+    async def closed(self, connection: Watcher) -> None:
+        """A socket of this process closed."""
 
-
-@dataclass(eq=False)
-class Connection:
-    """One open socket of one session, from one client address (``server/addresses.py``)."""
-
-    socket: WebSocket
-    login: Login
-    address: str = ""
-    id: str = field(default_factory=lambda: secrets.token_hex(8))
-    games: set[str] = field(default_factory=set)
-    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one message; a socket too slow to take it within the timeout is closed."""
-        async with self.send_lock:
-            if self.socket.application_state is not WebSocketState.CONNECTED:
-                return
-            try:
-                await asyncio.wait_for(self.socket.send_json(message), SEND_TIMEOUT_S)
-            except (TimeoutError, RuntimeError, WebSocketDisconnect):
-                await self.close(CLOSE_GOING_AWAY)
-
-    async def close(self, code: int) -> None:
-        """Close the socket (if it is still open)."""
-        if self.socket.application_state is WebSocketState.CONNECTED:
-            # The other side may already be gone; then there is nothing left to close.
-            with contextlib.suppress(RuntimeError):
-                await self.socket.close(code)
+    async def follow_game(self, game_id: str) -> None:
+        """A socket of this process opened a patience game."""
 
 
-@dataclass(frozen=True)
-class Origin:
-    """Who asked for an event: that socket gets it with ``ref``."""
-
-    connection: Connection
-    ref: Any
-
-
-class Hub:
-    """The open sockets, by game and by session: fan-out of events, closing on logout."""
-
-    def __init__(self) -> None:
-        self.connections: set[Connection] = set()
-        self.watchers: dict[str, set[Watcher]] = {}
-        # Open sockets per session and per address, for the limits of the handshake.
-        self.per_session: Counter[int] = Counter()
-        self.per_address: Counter[str] = Counter()
-
-    def has_room(self, login: Login, address: str, settings: Settings) -> bool:
-        """Whether the session and the address may open one more socket in this process."""
-        return (
-            self.per_session[login.session_id] < settings.SOCKETS_PER_SESSION
-            and self.per_address[address] < settings.SOCKETS_PER_ADDRESS
-        )
-
-    def add(self, connection: Connection) -> None:
-        """A socket opened."""
-        self.connections.add(connection)
-        self.per_session[connection.login.session_id] += 1
-        self.per_address[connection.address] += 1
-
-    def remove(self, connection: Watcher) -> None:
-        """A socket closed: it watches nothing any more."""
-        if isinstance(connection, Connection) and connection in self.connections:
-            self.connections.discard(connection)
-            _count_down(self.per_session, connection.login.session_id)
-            _count_down(self.per_address, connection.address)
-        for game_id in connection.games:
-            watchers = self.watchers.get(game_id)
-            if watchers is not None:
-                watchers.discard(connection)
-                if not watchers:
-                    del self.watchers[game_id]
-
-    def unwatch(self, connection: Watcher, game_id: str) -> None:
-        """``connection`` no longer receives the events of ``game_id``."""
-        connection.games.discard(game_id)
-        watchers = self.watchers.get(game_id)
-        if watchers is not None:
-            watchers.discard(connection)
-            if not watchers:
-                del self.watchers[game_id]
-
-    def watches(self, game_id: str) -> bool:
-        """Whether a socket watches ``game_id`` (a game or a table's key)."""
-        return game_id in self.watchers
-
-    def watch(self, connection: Watcher, game_id: str) -> None:
-        """``connection`` receives the events of ``game_id`` from now on."""
-        connection.games.add(game_id)
-        self.watchers.setdefault(game_id, set()).add(connection)
-
-    async def publish(self, event: dict[str, Any], origin: object) -> None:
-        """Send a committed event to every watcher of its game, and to whoever asked for it."""
-        watchers = set(self.watchers.get(event["game_id"], ()))
-        asker = origin if isinstance(origin, Origin) else None
-        if asker is not None:
-            watchers.add(asker.connection)
-        for connection in watchers:
-            mine = asker is not None and connection is asker.connection
-            reply = _with_ref(event, asker.ref) if asker is not None and mine else event
-            await connection.send(reply)
-
-    async def close_session(self, session_id: int) -> None:
-        """Close the sockets of an ended session."""
-        await self._close([c for c in self.connections if c.login.session_id == session_id])
-
-    async def close_account(self, account_id: str) -> None:
-        """Close every socket of an account (logout everywhere)."""
-        await self._close([c for c in self.connections if c.login.account_id == account_id])
-
-    async def close_all(self) -> None:
-        """Close every socket: the server is shutting down."""
-        await self._close(list(self.connections), CLOSE_GOING_AWAY)
-
-    async def _close(self, connections: list[Connection], code: int = CLOSE_NO_SESSION) -> None:
-        for connection in connections:
-            await connection.close(code)
-
-
-def _count_down(counter: Counter[Any], key: Any) -> None:
-    counter[key] -= 1
-    if counter[key] <= 0:
-        del counter[key]  # no key stays behind for a session or address without sockets
+def _tables(socket: WebSocket) -> Tables:
+    tables: Tables = socket.app.state.tables
+    return tables
 
 
 # -- the endpoint ---------------------------------------------------------------------------
@@ -390,7 +322,7 @@ async def websocket_endpoint(socket: WebSocket) -> None:
     finally:
         platform.hub.remove(connection)
         # With several processes, the owners of the tables it watched forget it too.
-        await socket.app.state.tables.closed(connection)
+        await _tables(socket).closed(connection)
 
 
 async def _serve(platform: Platform, connection: Connection) -> None:
@@ -418,14 +350,6 @@ async def _answer(platform: Platform, connection: Connection, frame: Mapping[str
         if json_text_holds_nul(text):
             ref = message_ref(text)
             raise BadMessage(NUL_REFUSAL)
-        # Speedquilt tables have their own messages and actor (server/tables.py).
-        from .tables import handle_table_message, table_request
-
-        table = table_request(text)
-        if table is not None:
-            data, ref = table
-            await handle_table_message(connection.socket.app.state.tables, connection, data, ref)
-            return
         message, ref = read_message(text)
         await _dispatch(platform, connection, message, ref)
     except BadMessage as exc:
@@ -451,16 +375,19 @@ async def _dispatch(
     origin = Origin(connection, ref)
     match message:
         case PingMessage():
-            await connection.send(_with_ref({"type": "pong"}, ref))
+            await connection.send(with_ref({"type": "pong"}, ref))
+        case _TableMessage():
+            # A table's own actor answers, in its order (tables.py; cluster.py routes it).
+            await _tables(connection.socket).handle(message, connection, ref)
         case OpenMessage(game_id=game_id, last_seq=last_seq):
 
             async def deliver(messages: list[dict[str, Any]]) -> None:
                 platform.hub.watch(connection, game_id)
                 for outgoing in messages:
-                    await connection.send(_with_ref(outgoing, ref))
+                    await connection.send(with_ref(outgoing, ref))
 
             await games.catch_up(account, game_id, last_seq, deliver)
-            await connection.socket.app.state.tables.follow_game(game_id)
+            await _tables(connection.socket).follow_game(game_id)
         case MoveMessage(game_id=game_id, move=move, seq=seq):
             await games.move(account, game_id, move, seq, origin)
         case UndoMessage(game_id=game_id, seq=seq):
@@ -479,8 +406,4 @@ async def _dispatch(
                 reply["verdict"] = hint.verdict
             if hint.undo_to is not None:
                 reply["undo_to"] = hint.undo_to
-            await connection.send(_with_ref(reply, ref))
-
-
-def _with_ref(message: dict[str, Any], ref: Any) -> dict[str, Any]:
-    return {**message, "ref": ref} if ref is not None else message
+            await connection.send(with_ref(reply, ref))

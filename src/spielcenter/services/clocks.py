@@ -7,7 +7,8 @@ her. At the deadline she is warned (a beep) and has :data:`GRACE` more; then the
 for her — the rest of her turn, or her start blocks; while giving she gets nothing.
 
 This module is pure: it says which clocks run after a position, and what is due at a moment.
-The table actor (``server/tables.py``) keeps the clocks, persists them and acts on what is due.
+The live table (``services/table_play.py``) keeps the clocks and persists them; the server's
+table actor (``server/tables.py``) wakes up when they fall due and has the live table act.
 """
 
 from __future__ import annotations

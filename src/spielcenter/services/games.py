@@ -36,12 +36,12 @@ from spielcenter.games.base import (
     Record,
     Status,
 )
-from spielcenter.games.shuffle import DealNumberError, check_deal
 from spielcenter.solvers.winnable import NoWinnableListError, WinnableListError, winnable_deals
 from spielcenter.store.models import GameEntry, GameRecord
 from spielcenter.store.repositories import GameRepository
 
 from .common import Clock, ServiceError, as_utc, new_id
+from .deals import client_deal, random_deal
 from .fairness import dealt_from, fairness_of
 from .logwriter import LogWriter
 from .results import FinishedGame, record_finished
@@ -54,10 +54,6 @@ Publisher = Callable[[JSON, object], Awaitable[None]]
 Deliver = Callable[[list[JSON]], Awaitable[None]]
 """Sends the catch-up messages of a reconnect to one client."""
 
-RANDOM_DEALS = 999_999_999
-"""Random deals are drawn from 1 … this: short enough to read out and retype."""
-MAX_CLIENT_DEAL = 2**53 - 1
-"""Deal numbers the browser can hold exactly (JavaScript numbers are doubles)."""
 RECENT_EVENTS = 32
 """Events kept per live game for reconnects; a larger gap gets the full state."""
 LIVE_GAMES = 2000
@@ -172,7 +168,10 @@ class GameService:
             raise ServiceError("bad_request", "say which game to deal, e.g. 'cruel'")
         _check_client_variant(game, variant)  # before resolving: "daily" alone does not resolve
         engine = self._engine(game, variant)
-        deal = _winnable_deal(engine) if winnable_only else self._deal(deal)
+        if winnable_only:
+            deal = _winnable_deal(engine)
+        else:
+            deal = random_deal() if deal is None else client_deal(deal)
         now = self.clock()
         row = GameRecord(
             id=new_id(),
@@ -195,18 +194,6 @@ class GameService:
             return self.resolve(game, variant)
         except (GameError, LookupError, ValueError) as exc:
             raise ServiceError("bad_request", str(exc)) from exc
-
-    @staticmethod
-    def _deal(deal: int | None) -> int:
-        if deal is None:
-            return secrets.randbelow(RANDOM_DEALS) + 1
-        try:
-            check_deal(deal)
-        except DealNumberError as exc:
-            raise ServiceError("bad_request", str(exc)) from exc
-        if deal > MAX_CLIENT_DEAL:
-            raise ServiceError("bad_request", f"deal numbers go up to {MAX_CLIENT_DEAL} here")
-        return deal
 
     async def of_account(
         self,

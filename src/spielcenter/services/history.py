@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON, Deal, Game, GameError, Record, Seat, Status, get_game
+from spielcenter.games.speedquilt.history import replay
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.store.models import (
     Account,
@@ -40,7 +41,6 @@ from .daily import day_of_variant
 from .fairness import dealt_from, verified
 from .games import GameService
 from .results import achievement_json
-from .table_history import lines_of
 
 SPEEDQUILT = "speedquilt"
 OPEN_TABLE = "open"
@@ -82,16 +82,10 @@ def speedquilt_steps(
     or dye-bath adjustment), exactly as the table told ``reader`` then."""
     state = engine.start(deal)
     steps = [_step(0, None, None, None, [], engine.view_for(state, reader))]
-    for seq, (mover, text) in enumerate(log, start=1):
-        move = engine.parse_move(text)
-        after = engine.apply(state, move, mover)  # the log was checked when it was written
-        lines = lines_of(engine, state, after, mover, move)
-        shown = None if lines.private and mover != reader else text
-        line = lines.line_for(mover, reader)
-        steps.append(
-            _step(seq, mover, shown, line, list(lines.also), engine.view_for(after, reader))
-        )
-        state = after
+    for entry, after in replay(engine, state, log):  # as the live table reads its log
+        seen = entry.for_reader(reader)
+        view = engine.view_for(after, reader)
+        steps.append(_step(entry.seq, entry.seat, seen["move"], seen["line"], seen["also"], view))
     return steps
 
 

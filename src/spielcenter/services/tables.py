@@ -4,8 +4,8 @@ A table is an event log like a patience game (docs/tables.md): the ``tables`` ro
 was dealt (variant, options, and a secret seed with its commitment — or, for practice against
 computers, a chosen deal number: services/fairness.py) and a summary; ``table_entries`` holds
 every accepted decision as ``(seq, seat, move text)``. The position is the replay of the log
-through the engine. The live table (its actor) is the server's (``server/tables.py``); this
-module only reads and writes.
+through the engine. The live table and its use cases are ``services/table_play.py`` (the
+server's actor, ``server/tables.py``, drives them); this module only reads and writes.
 
 :func:`record_finished_table` is called exactly once per finished table, inside the transaction
 that commits its last entry, with a :class:`FinishedTable` — the place where campaign,
@@ -25,7 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.bots import LEVELS
 from spielcenter.games.base import JSON, Deal, Game, GameError
-from spielcenter.games.shuffle import DealNumberError, check_deal
 from spielcenter.store.models import (
     Account,
     SeatClock,
@@ -36,6 +35,7 @@ from spielcenter.store.models import (
 )
 
 from .common import Clock, ServiceError, as_utc, new_id
+from .deals import client_deal
 from .fairness import SeedSource, dealt_from, fairness_of, fresh_seed, seeded
 from .ledger import pay_out
 from .results import FinishedGame, record_finished
@@ -54,7 +54,6 @@ GAME = "speedquilt"
 TEMPI = ("slow", "normal", "fast")
 """How fast computer players act (the delays are the server's: docs/tables.md)."""
 OPEN, FINISHED = "open", "finished"
-MAX_CLIENT_DEAL = 2**53 - 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SOLO_OPTIONS = frozenset({"target", "rounds", "top_shelf", "bottom_shelf"})
 """Options a client may set for a solo table (a campaign stage); the daily quilt is the
@@ -252,7 +251,7 @@ class TableService:
             game=GAME,
             variant=variant,
             options=engine_options,
-            **(seeded(self.fresh_seed()) if deal is None else {"deal": _deal(deal)}),
+            **(seeded(self.fresh_seed()) if deal is None else {"deal": client_deal(deal)}),
             tempo=tempo,
             status=OPEN,
             last_seq=0,
@@ -436,16 +435,6 @@ def _options(
     raise ServiceError("bad_request", f"unknown variant {variant!r}: table, solo or daily")
 
 
-def _deal(deal: int) -> int:
-    try:
-        check_deal(deal)
-    except DealNumberError as exc:
-        raise ServiceError("bad_request", str(exc)) from exc
-    if deal > MAX_CLIENT_DEAL:
-        raise ServiceError("bad_request", f"deal numbers go up to {MAX_CLIENT_DEAL} here")
-    return deal
-
-
 async def _names(db: AsyncSession, account_ids: list[str]) -> dict[str, str | None]:
     if not account_ids:
         return {}
@@ -456,7 +445,7 @@ async def _names(db: AsyncSession, account_ids: list[str]) -> dict[str, str | No
 def finished_table(
     stored: StoredTable, result: JSON, finished_at: datetime, forfeited: Sequence[int] = ()
 ) -> FinishedTable:
-    """The :class:`FinishedTable` of ``stored`` from the end data the actor computed."""
+    """The :class:`FinishedTable` of ``stored`` from the end data the live table computed."""
     row = stored.record
     return FinishedTable(
         table_id=row.id,

@@ -5,6 +5,9 @@ dice could be computed), the order of both decks (only their sizes are shown), a
 snapshots. Left out for everyone but the owner: the dealt four and the start choice before all
 have chosen, a blind drawn block, and thimble and dye-bath adjustments (others see those dice as
 rolled).
+
+What each seat may read of a *move* (the history lines of the Spielverlauf) is the sibling rule
+in ``history.py``.
 """
 
 from __future__ import annotations

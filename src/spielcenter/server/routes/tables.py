@@ -10,8 +10,8 @@ from pydantic import Field
 from spielcenter.services.common import ServiceError
 
 from ..deps import CheckedLoginDep, LoginDep
+from ..registry import TableRegistry
 from ..schemas import Body
-from ..tables import TableRegistry
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 

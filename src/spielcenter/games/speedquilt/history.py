@@ -5,16 +5,21 @@ the browser renders it in German or English. Lines are derived from the log: eac
 position before, the seat, the move and the position after. What is private to the deciding
 seat (a start choice, a blind-drawn block, a thimble or dye-bath adjustment) appears only in her
 own line; the line everyone else reads leaves it out, or is ``None`` when nothing is left.
+
+It sits next to ``views.py`` because it is the same rule for a move that ``view_for`` is for a
+position: what each seat may read. The table, the replays and the solo screen all ask it here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spielcenter.games.base import JSON
-from spielcenter.games.speedquilt.model import Cell
-from spielcenter.games.speedquilt.moves import (
+from spielcenter.games.base import JSON, Seat
+
+from .model import Cell
+from .moves import (
     BinDice,
     BinDraw,
     BinPlace,
@@ -34,10 +39,12 @@ from spielcenter.games.speedquilt.moves import (
     Thimble,
     Undo,
 )
-from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.games.speedquilt.state import GameState, Phase
+from .state import GameState, Phase
 
-__all__ = ["EntryLines", "lines_of"]
+if TYPE_CHECKING:
+    from .rules import Speedquilt
+
+__all__ = ["Entry", "EntryLines", "lines_of", "replay"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,42 @@ class EntryLines:
     def line_for(self, decider: int, reader: int | None) -> JSON | None:
         """The line ``reader`` (a seat, or ``None`` for a spectator) may read."""
         return self.own if reader == decider else self.public
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One decision of a table's log: its number, the deciding seat, the move's text and its
+    history lines. The live table and the replays read a log as these alike."""
+
+    seq: int
+    seat: int
+    move: str
+    lines: EntryLines
+
+    def for_reader(self, reader: int | None) -> JSON:
+        """The entry as ``reader`` (a seat, ``None``: a spectator) may see it: the move text
+        only where it is not private to another seat."""
+        mine = reader == self.seat
+        return {
+            "seq": self.seq,
+            "seat": self.seat,
+            "move": self.move if mine or not self.lines.private else None,
+            "line": self.lines.line_for(self.seat, reader),
+            "also": list(self.lines.also),
+        }
+
+
+def replay(
+    game: Speedquilt, state: GameState, log: Iterable[tuple[Seat, str]]
+) -> Iterator[tuple[Entry, GameState]]:
+    """The entries of a log of ``(seat, move text)`` played from ``state`` (numbered from 1),
+    each with the position after it. The log was checked when it was written: its moves are
+    applied without checking them again."""
+    for seq, (seat, text) in enumerate(log, start=1):
+        move = game.parse_move(text)
+        after = game.apply(state, move, seat)
+        yield Entry(seq, seat, text, lines_of(game, state, after, seat, move)), after
+        state = after
 
 
 def _cell(cell: Cell) -> str:
