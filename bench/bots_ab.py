@@ -9,8 +9,10 @@ two runs with the same seed play the same deals in the same seats; one JSON line
 bar on stderr. ``compare`` pairs the games by deal and reports the first entrant's win rate in
 each run and the paired difference with its 95 % interval (the deal's luck cancels out).
 
-Variants are registered here (bench only, never in the product): a variant is a subclass of a
-level with one change, named ``<level>-<change>``, so each change can be measured alone.
+A variant (bench only, never in the product) is a subclass of a level with one change, named
+``<level>-<change>``, so each change can be measured alone: register it in ``LEVELS`` from the
+module that defines it before ``play`` runs. The variants measured so far are in docs/bots.md; their
+code is in commit e83c571 (``git show e83c571:bench/bots_variants.py``).
 """
 
 from __future__ import annotations
@@ -28,17 +30,16 @@ from spielcenter.bots import LEVELS
 from spielcenter.bots.tournament import GameResult, run_tournament, wilson
 
 
-def _install(name: str) -> None:
-    """Make ``name`` known to ``get_bot`` (the tournament plays levels by name)."""
-    from bots_variants import VARIANTS
-
+def _check_known(name: str) -> None:
+    """Refuse a player that ``get_bot`` does not know (the tournament plays levels by name)."""
     if name not in LEVELS:
-        LEVELS[name] = VARIANTS[name]()
+        known = ", ".join(sorted(LEVELS))
+        raise SystemExit(f"unknown player {name!r}: register the variant in LEVELS first; {known}")
 
 
 def _play(args: argparse.Namespace) -> int:
     for name in (args.candidate, args.opponent):
-        _install(name)
+        _check_known(name)
     bar = tqdm(total=args.deals, desc=f"{args.candidate} vs {args.opponent}", file=sys.stderr)
     with Path(args.out).open("w", encoding="utf-8") as out:
 

@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import socket
 import statistics
 import subprocess
@@ -134,6 +135,9 @@ def start_spielcenter(port: int, data_dir: str) -> subprocess.Popen[bytes]:
         **os.environ,
         "SPIELCENTER_ENV": "benchmark",
         "SPIELCENTER_SECRET_KEY": "benchmark-only",
+        # Outside development the server refuses to start without the daily quilt's key; a fresh
+        # random one per run, since no daily quilt of this throw-away server is ever compared.
+        "SPIELCENTER_DAILY_SECRET": secrets.token_hex(32),
         # Every player comes from 127.0.0.1; the benchmark measures play, not the limiter.
         "SPIELCENTER_SOCKET_MESSAGE_LIMIT": "100/second",
         "SPIELCENTER_GUEST_LIMIT": "1000000/hour",

@@ -45,6 +45,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20, help="games per run")
     parser.add_argument("--runs", type=int, default=3, help="runs per seat count (median taken)")
+    parser.add_argument(
+        "--no-feasibility",
+        dest="feasibility",
+        action="store_false",
+        help="skip the placement check (the tests' smoke run times it on its own)",
+    )
     args = parser.parse_args()
     rows = []
     with tqdm(total=len(SEATS) * args.runs * args.games, desc="games", unit="game") as bar:
@@ -69,9 +75,10 @@ def main() -> None:
     print(f"{'seats':>5} {'games/s':>9} {'moves/s':>9}")
     for seats, games, moves in rows:
         print(f"{seats:>5} {games:>9.2f} {moves:>9.0f}")
-    import speedquilt_feasibility
+    if args.feasibility:
+        import speedquilt_feasibility
 
-    speedquilt_feasibility.main()
+        speedquilt_feasibility.main([])
 
 
 if __name__ == "__main__":

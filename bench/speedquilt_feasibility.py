@@ -1,12 +1,15 @@
 """How fast is the placement check? The UI asks it for every patch and die on every hover.
 
-Run: ``uv run python bench/speedquilt_feasibility.py``. Prints the median calls per second of
-several runs, for warm calls (the same positions again: the per-(block, filled) cache answers)
+    uv run python bench/speedquilt_feasibility.py [--queries 50000] [--runs 7] [--chance-runs 3]
+
+(``--chance-runs 0`` skips the chances: the tests' smoke run.) Prints the median calls per second
+of several runs, for warm calls (the same positions again: the per-(block, filled) cache answers)
 and for cold calls (the cache cleared before each run), and the time for all 70 one-turn chances.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
@@ -48,20 +51,30 @@ def rate(batch: list[Query], clear: bool) -> float:
     return len(batch) / (time.perf_counter() - start)
 
 
-def main() -> None:
-    batch = queries(50_000)
-    cold = statistics.median(rate(batch, clear=True) for _ in range(RUNS))
-    warm = statistics.median(rate(batch, clear=False) for _ in range(RUNS))
-    print(f"can_place, cold cache: {cold:,.0f} calls/s (median of {RUNS} runs)")
-    print(f"can_place, warm cache: {warm:,.0f} calls/s (median of {RUNS} runs)")
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--queries", type=int, default=50_000, help="hover questions per run")
+    parser.add_argument("--runs", type=int, default=RUNS, help="runs (median taken)")
+    parser.add_argument("--chance-runs", type=int, default=3, help="0: skip the chances")
+    args = parser.parse_args(argv)
+    batch = queries(args.queries)
+    cold = statistics.median(rate(batch, clear=True) for _ in range(args.runs))
+    warm = statistics.median(rate(batch, clear=False) for _ in range(args.runs))
+    print(f"can_place, cold cache: {cold:,.0f} calls/s (median of {args.runs} runs)")
+    print(f"can_place, warm cache: {warm:,.0f} calls/s (median of {args.runs} runs)")
+    if args.chance_runs > 0:
+        print_chances(args.chance_runs)
+
+
+def print_chances(runs: int) -> None:
     times = []
-    for _ in range(3):
+    for _ in range(runs):
         _chance.cache_clear()
         start = time.perf_counter()
         for block in load_catalogue():
             one_turn_chance(block)
         times.append(time.perf_counter() - start)
-    print(f"one-turn chance of all 70 blocks: {statistics.median(times):.2f} s (median of 3)")
+    print(f"one-turn chance of all 70 blocks: {statistics.median(times):.2f} s (median of {runs})")
 
 
 if __name__ == "__main__":

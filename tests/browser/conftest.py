@@ -122,6 +122,8 @@ def server_url(request: pytest.FixtureRequest, servers: Callable[[bool], str]) -
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless."""
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM}: run `make browser` (scripts/ensure-chromium.sh)")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True

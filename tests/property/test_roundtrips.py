@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from spielcenter.games import get_game
 from spielcenter.games.cards import RANKS, SUITS, Card
 from spielcenter.games.shuffle import MAX_DEAL
-from tests.conformance.test_patience_conformance import CRAZY_QUILT, CRUEL, move_space
+from tests.conformance.test_conformance import PATIENCE_VARIANTS, move_space
 
-GAMES = CRUEL + CRAZY_QUILT
+GAMES = PATIENCE_VARIANTS
 game_and_variant = st.sampled_from(GAMES)
 
 

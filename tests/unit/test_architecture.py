@@ -1,0 +1,243 @@
+"""The import contract of src/spielcenter: who may import whom (docs/architecture.md).
+
+Read this before adding a module. The packages form layers, and imports point downwards only:
+
+    cli, __main__                 the command line (starts the server, plays in the terminal)
+    server                        HTTP routes, the WebSocket protocol, table actors, the hub
+    services | web                use cases (load → check → apply → persist); the browser client
+                                  and its message catalogues (i18n), which the server serves
+    store | bots | solvers        SQLAlchemy models, repositories, migrations; computer players;
+                                  patience solvers (with native, their compiled form)
+    games | settings              pure rule engines; the one settings class
+
+A package may import the packages of any layer below its own, never one above, and never a
+sibling on its own layer (``services`` and ``web`` know nothing of each other; neither do ``store``,
+``bots`` and ``solvers``). Inside a package anything goes, except circles: no two modules of
+src/spielcenter may import each other, directly or round a longer loop. Every import counts — at
+the top of a module, inside a function (a lazy import hides a circle, it does not remove it) and
+under ``TYPE_CHECKING`` (the two modules still need each other to be read).
+
+The graph is grimp's (the library behind import-linter), built from the source without running it.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import grimp
+import pytest
+
+PACKAGE = "spielcenter"
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"cli"}),
+    frozenset({"server"}),
+    frozenset({"services", "web"}),
+    frozenset({"store", "bots", "solvers"}),
+    frozenset({"games", "settings"}),
+)
+"""Top to bottom; each name is a subpackage or module of ``spielcenter``."""
+PART_OF = {"__main__": "cli", "native": "solvers", "": "games"}
+"""Modules that belong to another name's place: ``__main__`` starts the command line, ``native``
+loads the compiled solvers, and the package's own ``__init__`` (only its version) sits at the
+bottom, importable by all."""
+
+KNOWN_CIRCLES: frozenset[frozenset[str]] = frozenset(
+    frozenset(f"{PACKAGE}.{name}" for name in circle)
+    for circle in (
+        # being removed by issue 39; empty this list
+        ("games.speedquilt.rules", "games.speedquilt.views"),
+        (
+            "solvers.crazy_quilt",
+            "solvers.crazy_quilt_beam",
+            "solvers.crazy_quilt_honest",
+            "solvers.crazy_quilt_suits",
+        ),
+        (
+            "services.achievements",
+            "services.campaign",
+            "services.daily",
+            "services.games",
+            "services.results",
+        ),
+        ("server.deps", "server.tables", "server.websocket"),
+    )
+)
+"""The circles of today (issue 39): being removed by issue 39; empty this list. The test wants
+exactly these, so a new circle fails, and so does a circle that is gone but still listed."""
+
+Edges = Mapping[str, Iterable[str]]
+"""An import graph: each module and the modules it imports."""
+
+
+def import_graph(package: str = PACKAGE) -> dict[str, set[str]]:
+    """Every module of ``package`` and the modules of ``package`` it imports."""
+    graph = grimp.build_graph(package, include_external_packages=False, cache_dir=None)
+    edges = {
+        module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules
+    }
+    root = Path(importlib.util.find_spec(package).origin).parent  # type: ignore[arg-type, union-attr]
+    for module, imported in edges.items():
+        path = root.joinpath(*module.split(".")[1:])
+        source = (
+            path.with_suffix(".py") if path.with_suffix(".py").is_file() else path / "__init__.py"
+        )
+        imported |= named_imports(source.read_text(encoding="utf-8"), package) & set(edges)
+    return edges
+
+
+def named_imports(source: str, package: str = PACKAGE) -> set[str]:
+    """The modules of ``package`` that ``source`` imports by ``importlib.import_module("…")``
+    with the name written out: grimp does not see them, and they count all the same."""
+    return {
+        str(node.args[0].value)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).startswith(f"{package}.")
+    }
+
+
+def circles(edges: Edges) -> set[frozenset[str]]:
+    """The import circles: every set of two or more modules that reach each other (the strongly
+    connected components of the graph, by Tarjan's algorithm, without recursion)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: set[frozenset[str]] = set()
+    for root in edges:
+        if root in order:
+            continue
+        work = [(root, iter(edges.get(root, ())))]
+        order[root] = low[root] = len(order)
+        stack.append(root)
+        while work:
+            module, imported = work[-1]
+            target = next(imported, None)
+            if target is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == order[module]:
+                    found.add(_pop_component(stack, module))
+            elif target not in order:
+                order[target] = low[target] = len(order)
+                stack.append(target)
+                work.append((target, iter(edges.get(target, ()))))
+            elif target in stack:
+                low[module] = min(low[module], order[target])
+    return {component for component in found if len(component) > 1}
+
+
+def _pop_component(stack: list[str], root: str) -> frozenset[str]:
+    component = []
+    while True:
+        module = stack.pop()
+        component.append(module)
+        if module == root:
+            return frozenset(component)
+
+
+def place(module: str) -> str:
+    """The layer name of ``module``: its subpackage of ``spielcenter`` (``PART_OF`` applied)."""
+    parts = module.split(".")
+    name = parts[1] if len(parts) > 1 else ""
+    return PART_OF.get(name, name)
+
+
+def rank(name: str) -> int:
+    """The depth of a layer name (0 is the top); a name in no layer is an error to fix here."""
+    for depth, layer in enumerate(LAYERS):
+        if name in layer:
+            return depth
+    raise AssertionError(f"spielcenter.{name} has no place in LAYERS: give it one")
+
+
+def upward_imports(edges: Edges) -> list[tuple[str, str]]:
+    """Imports that break the layers: to a layer above, or to a sibling on the same layer."""
+    broken = []
+    for importer, imported in edges.items():
+        for target in imported:
+            here, there = place(importer), place(target)
+            if here != there and rank(here) >= rank(there):
+                broken.append((importer, target))
+    return sorted(broken)
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return import_graph()
+
+
+def test_every_import_points_down_the_layers(graph: dict[str, set[str]]) -> None:
+    assert upward_imports(graph) == []
+
+
+def test_the_import_circles_are_exactly_the_known_ones(graph: dict[str, set[str]]) -> None:
+    found = circles(graph)
+    assert not found - KNOWN_CIRCLES, "a new import circle: break it (docs/architecture.md)"
+    assert not KNOWN_CIRCLES - found, "a known circle is gone or changed: update KNOWN_CIRCLES"
+
+
+def test_the_graph_holds_every_layer(graph: dict[str, set[str]]) -> None:
+    # The contract means nothing over an empty or partial graph.
+    assert {place(module) for module in graph} == set().union(*LAYERS)
+
+
+# -- the checks themselves, on made-up graphs ---------------------------------------------------
+
+
+def test_a_made_up_circle_is_found() -> None:
+    made_up = {
+        "spielcenter.games.a": {"spielcenter.games.b"},
+        "spielcenter.games.b": {"spielcenter.games.c"},
+        "spielcenter.games.c": {"spielcenter.games.a", "spielcenter.games.d"},
+        "spielcenter.games.d": set(),
+        "spielcenter.games.e": {"spielcenter.games.e"},  # a module importing itself is no circle
+    }
+    found = circles(made_up)
+    assert found == {
+        frozenset({"spielcenter.games.a", "spielcenter.games.b", "spielcenter.games.c"})
+    }
+    assert circles({"spielcenter.games.a": {"spielcenter.games.b"}}) == set()
+
+
+def test_a_made_up_upward_import_is_found() -> None:
+    made_up = {
+        "spielcenter.games.cruel": {"spielcenter.services.games"},  # a rule reaching up
+        "spielcenter.services.games": {"spielcenter.games.cruel", "spielcenter.store.models"},
+        "spielcenter.bots.easy": {"spielcenter.solvers.cruel"},  # siblings on one layer
+        "spielcenter.solvers.cruel": {"spielcenter.native"},  # native is part of the solvers
+        "spielcenter.server.app": {"spielcenter.web.i18n", "spielcenter"},
+    }
+    assert upward_imports(made_up) == [
+        ("spielcenter.bots.easy", "spielcenter.solvers.cruel"),
+        ("spielcenter.games.cruel", "spielcenter.services.games"),
+    ]
+
+
+def test_a_package_without_a_layer_is_refused() -> None:
+    with pytest.raises(AssertionError, match=r"spielcenter\.plugins has no place"):
+        upward_imports({"spielcenter.plugins.x": {"spielcenter.games.cruel"}})
+
+
+def test_lazy_imports_and_imports_by_name_are_in_the_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A made-up package whose circle is hidden in a function and behind importlib.
+    package = tmp_path / "madeup"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text("def later():\n    from madeup import screen\n")
+    (package / "screen.py").write_text(
+        "import importlib\n\ndef later():\n    importlib.import_module('madeup.rules')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    made_up = import_graph("madeup")
+    assert made_up["madeup.rules"] == {"madeup.screen"}
+    assert made_up["madeup.screen"] == {"madeup.rules"}
+    assert circles(made_up) == {frozenset({"madeup.rules", "madeup.screen"})}

@@ -1,0 +1,98 @@
+"""Every script in bench/ runs, in a smoke form, so none of them rots between measurements.
+
+Each script is started as its published command would start it, with tiny sizes (a deal or two,
+a fraction of a second), in a temporary folder that also takes every file it writes, so the work
+tree stays clean. Nothing is timed or compared here: the figures belong to docs/, made by the full
+runs on a quiet machine. A script added to bench/ without a smoke run here fails
+``test_every_bench_script_has_a_smoke_run``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+CRUEL_SOLVER = ROOT / "src/spielcenter/solvers/cruel.py"
+
+# Each run: the arguments after the script's name, in the temporary folder; a script that needs
+# several (a measurement, then its summary) lists them in order.
+SMOKE: dict[str, list[list[str]]] = {
+    "bots.py": [
+        ["duel", "easy,easy", "--games", "1", "--out", "duel.jsonl"],
+        ["solo", "easy", "--games", "1", "--out", "solo.jsonl"],
+        ["report", "duel.jsonl", "solo.jsonl", "--histogram", "solo.png"],
+        ["balance", "duel.jsonl", "--level", "easy"],
+    ],
+    "bots_ab.py": [
+        ["play", "easy", "easy", "--deals", "1", "--out", "a.jsonl"],
+        ["compare", "a.jsonl", "a.jsonl"],
+    ],
+    "compiled_solvers.py": [["--game", "cruel", "--deals", "1", "--budget", "2000"]],
+    "crazy_quilt_suits.py": [["--only", "9", "--budget", "2000"]],
+    "crazy_quilt_winrate.py": [
+        ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
+    ],
+    "crazy_quilt_summary.py": [
+        ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
+        ["--figure", "cq.png", "classic=cq.jsonl"],
+    ],
+    "cruel_recheck.py": [
+        ["--old", str(CRUEL_SOLVER), "--deals", "1..50", "--sample", "2", "--time-limit", "1"],
+    ],
+    "cruel_winrate.py": [
+        ["--deals", "1..2", "--time-limit", "1", "--records", "c.csv", "--json-out", "c.json"],
+    ],
+    "cruel_summary.py": [
+        ["--deals", "1..2", "--time-limit", "1", "--records", "c.csv"],
+        ["--figure", "c.png", "classic=c.csv"],
+    ],
+    "engines.py": [["--seconds", "0.05", "--runs", "1"]],
+    "load.py": [["--levels", "1:2", "--processes", "1", "--seconds", "1", "--json", "load.json"]],
+    "server.py": [["--players", "2", "--seconds", "1", "--json", "server.json"]],
+    "speedquilt.py": [["--games", "1", "--runs", "1", "--no-feasibility"]],
+    "speedquilt_feasibility.py": [["--queries", "200", "--runs", "1", "--chance-runs", "0"]],
+}
+MADE_BY = {
+    "crazy_quilt_summary.py": "crazy_quilt_winrate.py",
+    "cruel_summary.py": "cruel_winrate.py",
+}
+"""A summary's first smoke run is the measuring script's, which writes the records it reads."""
+NEEDS = {"load.py": ("postgres", "redis-server")}
+"""Programs a smoke run needs besides Python (bench/load.py starts PostgreSQL and Redis)."""
+
+
+def test_every_bench_script_has_a_smoke_run() -> None:
+    scripts = {path.name for path in BENCH.glob("*.py") if path.name != "__init__.py"}
+    assert scripts == set(SMOKE), "give each bench/ script a smoke run in SMOKE (and only those)"
+
+
+def _missing(programs: tuple[str, ...]) -> list[str]:
+    postgres = Path("/usr/lib/postgresql")
+    found = {"postgres": postgres.is_dir() and any(postgres.glob("*/bin/postgres"))}
+    return [p for p in programs if not found.get(p, shutil.which(p) is not None)]
+
+
+@pytest.mark.parametrize("script", sorted(SMOKE))
+def test_the_bench_script_runs(script: str, tmp_path: Path) -> None:
+    missing = _missing(NEEDS.get(script, ()))
+    if missing:
+        pytest.skip(f"bench/{script} needs {', '.join(missing)}, not installed here")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(BENCH)])}
+    for k, arguments in enumerate(SMOKE[script]):
+        runs = MADE_BY.get(script, script) if k == 0 and script in MADE_BY else script
+        done = subprocess.run(
+            [sys.executable, str(BENCH / runs), *arguments],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, f"bench/{runs} {' '.join(arguments)}:\n{done.stderr[-3000:]}"
