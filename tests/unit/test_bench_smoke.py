@@ -34,6 +34,7 @@ SMOKE: dict[str, list[list[str]]] = {
         ["play", "easy", "easy", "--deals", "1", "--out", "a.jsonl"],
         ["compare", "a.jsonl", "a.jsonl"],
     ],
+    "cli.py": [["--runs", "1"]],
     "compiled_solvers.py": [["--game", "cruel", "--deals", "1", "--budget", "2000"]],
     "crazy_quilt_suits.py": [["--only", "9", "--budget", "2000"]],
     "crazy_quilt_winrate.py": [

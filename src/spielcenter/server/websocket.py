@@ -48,7 +48,7 @@ class _Message(BaseModel):
 MOVE_TEXT_MAX = 80
 """The longest move text a message may carry: every move any engine offers fits (a Speedquilt
 sewing of five dice, `sew P13 purple:8 yellow:7 green:6 blue:5 red:4`, is 46 characters;
-tests/conformance/test_speedquilt_conformance.py checks every legal move of random games)."""
+tests/conformance/test_conformance.py checks every legal move of random games)."""
 
 
 class _GameMessage(_Message):

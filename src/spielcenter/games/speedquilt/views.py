@@ -12,18 +12,39 @@ in ``history.py``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-from spielcenter.games.base import JSON, Seat
+from spielcenter.games.base import JSON, Seat, Status
 
 from .kits import dice_seen_by
 from .model import Cell, Die, PlacedBlock
+from .options import Context
 from .state import GameState, Phase, TurnState
 
-if TYPE_CHECKING:
-    from .rules import Speedquilt
-
 __all__ = ["view_for"]
+
+
+class _Scoring(Protocol):
+    def to_json(self) -> JSON: ...
+
+
+class _Rules(Protocol):
+    """What a view reads of the rules (``rules.Speedquilt``, which imports this module: a
+    protocol instead of an import, so the two do not import each other)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def ctx(self) -> Context: ...
+
+    def status(self, state: GameState) -> Status: ...
+    def to_act(self, state: GameState) -> frozenset[Seat]: ...
+    def scores(self, state: GameState) -> list[int]: ...
+    def places(self, state: GameState) -> list[int]: ...
+    def quilt_scores(self, state: GameState) -> Sequence[_Scoring]: ...
 
 
 def _quilt(quilt: dict[Cell, PlacedBlock]) -> list[JSON]:
@@ -81,7 +102,7 @@ def _turn(turn: TurnState, viewer: Seat | None) -> JSON:
     return out
 
 
-def view_for(game: Speedquilt, state: GameState, seat: Seat | None) -> JSON:
+def view_for(game: _Rules, state: GameState, seat: Seat | None) -> JSON:
     """The JSON ``seat`` (``None``: a spectator) may see."""
     options = game.ctx.options
     view: JSON = {
