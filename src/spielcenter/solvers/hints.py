@@ -28,8 +28,8 @@ from spielcenter.games.cards import Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, REDEAL, STOCK
 from spielcenter.games.cruel import Cruel, CruelState
 
-from .crazy_quilt import solve_position
 from .crazy_quilt_honest import cards_freed, known_position, rule_of_thumb
+from .crazy_quilt_search import solve_position
 from .cruel import solve
 
 HintVerdict = Literal["winnable", "lost", "unknown"]

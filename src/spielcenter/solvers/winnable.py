@@ -29,7 +29,7 @@ from pathlib import Path
 from spielcenter.games.base import GameError, Status, canonical_name, get_game, variants_of
 from spielcenter.games.shuffle import DealNumberError, check_deal
 
-from .cruel import Verdict
+from .verdict import Verdict
 
 DIRECTORY = Path(__file__).with_name("winnable")
 """Where the lists live (shipped with the package)."""
@@ -215,8 +215,9 @@ def solve_deal(
 def _beams_alone(
     beams: str, deal: int, variant: str, node_budget: int, time_budget: float | None
 ) -> Verdict:
-    from .crazy_quilt import position_of, start_state
+    from .crazy_quilt import start_state
     from .crazy_quilt_beam import run_beams
+    from .crazy_quilt_position import position_of
 
     deadline = None if time_budget is None else time.monotonic() + time_budget
     position = position_of(start_state(deal, variant))
