@@ -2,10 +2,8 @@
 
 The patience solvers spend their time in a few typed, pure modules (:data:`MODULES`). mypyc
 (part of mypy, which the project already uses for its types) compiles exactly those files to C
-extension modules, with the same source and the same answers: on classic Crazy Quilt deals 1–8
-at 300 000 positions a deal the same verdicts and node counts, 2.85 times as many positions a
-second; on four Cruel deals 2.48 times (``bench/compiled_solvers.py``, docs/performance.md,
-*Compiled solvers*).
+extension modules, with the same source and the same answers, a few times faster (the figures,
+and the command that measures them, are in docs/performance.md, *Compiled solvers*).
 
 * ``python -m spielcenter.native build`` (run by ``make install``) compiles :data:`MODULES` into
   ``build/native/<interpreter>/`` and writes a manifest there: a hash of every source file the

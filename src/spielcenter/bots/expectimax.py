@@ -25,7 +25,7 @@ baskets, every outcome, two rerolls deep) is exact and takes milliseconds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations, pairwise, permutations
@@ -168,13 +168,6 @@ class PlanAction:
     name: str
     value: float
     bits: Bits
-
-
-def _submasks(mask: int) -> Iterable[int]:
-    sub = mask
-    while sub:
-        yield sub
-        sub = (sub - 1) & mask
 
 
 def _used_masks(bits: Bits) -> list[int]:

@@ -79,10 +79,8 @@ def solve(
     (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default), ``restarts``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`) or ``wide-restarts``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.wide_restarts`, for deals the others gave up
-    on). At 3 000 000 positions on
-    classic deals 1–200 the restarts won 182 and the widening beams 179, in 10 % more time and
-    with half as many positions again for a median win (docs/winrates-crazy-quilt.md, *Shaken
-    restarts*), so the default stays.
+    on). The restarts win a few more deals in more time and positions, so the default stays
+    (docs/winrates-crazy-quilt.md, *Shaken restarts*).
     """
     if beams not in BEAMS:  # checked before the honest trial spends anything
         raise ValueError(f"no beams {beams!r}; the beams are {', '.join(BEAMS)}")

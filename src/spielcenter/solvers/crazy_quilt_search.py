@@ -53,10 +53,9 @@ DEFAULT_NODE_BUDGET: Final = 500_000
 
 ASSIGNMENT_WEIGHT: Final = 10
 """Search positions one node of :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`
-counts as, for its cost in time. Measured by ``bench/crazy_quilt_checks.py`` (the 25 067
-questions the beam and the search ask on classic deals 1–4): a node took 164 µs when this was
-set, about 17 plain-search positions of 9.7 µs; since its foundations advance by table lookups
-(2026-11-30) it takes 76 µs, about 8. Left at 10, so budgets and verdicts did not move."""
+counts as, for its cost in time when it was set. A node has grown cheaper since; the weight stays,
+so that a budget means what it meant in every earlier measurement (the timings are in
+docs/winrates-crazy-quilt.md, *The thoughtful solver*)."""
 
 
 @dataclass
