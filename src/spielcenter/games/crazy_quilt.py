@@ -48,7 +48,17 @@ from .base import (
     Status,
     UnknownGameError,
 )
-from .cards import ACE, KING, RANKS, SUITS, Card, CardSyntaxError, standard_deck
+from .cards import (
+    ACE,
+    KING,
+    RANKS,
+    SUITS,
+    Card,
+    CardSyntaxError,
+    decode_foundations,
+    encode_foundations,
+    standard_deck,
+)
 from .shuffle import DealNumberError, check_deal, shuffled
 
 NAME = "crazy-quilt"
@@ -477,10 +487,7 @@ def rank_char(rank: int) -> str:
 
 
 def _foundations_json(state: QuiltState) -> JSON:
-    return {
-        "up": {suit: rank_char(state.up[i]) for i, suit in enumerate(SUITS)},
-        "down": {suit: rank_char(state.down[i]) for i, suit in enumerate(SUITS)},
-    }
+    return {"up": encode_foundations(state.up), "down": encode_foundations(state.down)}
 
 
 def _quilt_rows(state: QuiltState) -> list[list[str | None]]:
@@ -572,8 +579,8 @@ def _decode(data: Any, redeals: int, round_the_corner: bool) -> QuiltState:
         quilt=_decode_quilt(data["quilt"]),
         stock=tuple(_decode_cards(data["stock"], "stock")),
         waste=tuple(_decode_cards(data["waste"], "waste")),
-        up=_decode_foundation(foundations["up"], "up"),
-        down=_decode_foundation(foundations["down"], "down"),
+        up=decode_foundations(foundations["up"], "the up foundations"),
+        down=decode_foundations(foundations["down"], "the down foundations"),
         redeals_left=redeals_left,
     )
 
@@ -603,18 +610,6 @@ def _decode_quilt(rows: Any) -> tuple[Card | None, ...]:
         for c, text in enumerate(row):
             cells.append(None if text is None else _decode_card(text, cell_name(r, c)))
     return tuple(cells)
-
-
-def _decode_foundation(tops: Any, word: str) -> Foundation:
-    if not isinstance(tops, Mapping) or set(tops) != set(SUITS):
-        raise StateFormatError(f"the {word} foundations must map each suit S H D C to a rank")
-    ranks = []
-    for suit in SUITS:
-        text = tops[suit]
-        if not isinstance(text, str) or len(text) != 1 or text not in RANKS:
-            raise StateFormatError(f"{word} foundation {suit}: {text!r} is not a rank {RANKS}")
-        ranks.append(RANKS.index(text) + 1)
-    return (ranks[0], ranks[1], ranks[2], ranks[3])
 
 
 def _founded_cards(state: QuiltState) -> Iterable[Card]:

@@ -33,17 +33,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Final
 
-from spielcenter.games.cards import ACE, KING, SUITS
+from spielcenter.games.cards import ACE, KING, SUIT_NAMES, SUITS
 from spielcenter.solvers.crazy_quilt_position import Position
 from spielcenter.solvers.crazy_quilt_search import decide
 from spielcenter.solvers.verdict import Verdict
 
-__all__ = ["SUIT_NAMES", "SuitsProof", "alone", "decide_alone", "lost_alone"]
-
-SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-"""The English name of each suit letter, for the proof's wording."""
+__all__ = ["SuitsProof", "alone", "decide_alone", "lost_alone"]
 
 
 @dataclass(frozen=True)
