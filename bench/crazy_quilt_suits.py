@@ -32,7 +32,7 @@ from spielcenter.cli.solve import parse_range
 from spielcenter.games.cards import SUITS
 from spielcenter.games.crazy_quilt import VARIANTS, make
 from spielcenter.solvers import winnable
-from spielcenter.solvers.crazy_quilt import position_of
+from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_suits import decide_alone
 
 GAME = "crazy-quilt"

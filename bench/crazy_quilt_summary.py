@@ -69,7 +69,7 @@ def listed(variant: str, deals: list[int]) -> int:
 def lost_by_a_suit(variant: str, deals: list[int]) -> list[int]:
     """The ``deals`` of ``variant`` that a suit alone proves lost."""
     from spielcenter.games.crazy_quilt import make
-    from spielcenter.solvers.crazy_quilt import position_of
+    from spielcenter.solvers.crazy_quilt_position import position_of
     from spielcenter.solvers.crazy_quilt_suits import lost_alone
 
     game = make(variant)

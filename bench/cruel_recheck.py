@@ -9,6 +9,11 @@ the range, solves each with the earlier solver and the current one (same budgets
 how many the earlier one decided, how many of those keep their verdict, and every deal that
 changed. A pruning rule that is sound can turn ``unknown`` into ``won`` or ``lost``, never
 ``won`` into ``lost`` or back. A tqdm progress bar runs on standard error.
+
+``--old`` must be a solver that stands in one file: ``solvers/cruel.py`` of a commit before the
+solver was split into ``cruel_rules``, ``cruel_dead``, ``cruel_start`` and ``cruel_search``
+(those modules of a later file would be imported from the current source). To compare with a
+later commit, run the same sample in a worktree of that commit and compare the outputs.
 """
 
 from __future__ import annotations

@@ -2,10 +2,8 @@
 
 The patience solvers spend their time in a few typed, pure modules (:data:`MODULES`). mypyc
 (part of mypy, which the project already uses for its types) compiles exactly those files to C
-extension modules, with the same source and the same answers: on classic Crazy Quilt deals 1–8
-at 300 000 positions a deal the same verdicts and node counts, 2.85 times as many positions a
-second; on four Cruel deals 2.48 times (``bench/compiled_solvers.py``, docs/performance.md,
-*Compiled solvers*).
+extension modules, with the same source and the same answers, a few times faster (the figures,
+and the command that measures them, are in docs/performance.md, *Compiled solvers*).
 
 * ``python -m spielcenter.native build`` (run by ``make install``) compiles :data:`MODULES` into
   ``build/native/<interpreter>/`` and writes a manifest there: a hash of every source file the
@@ -35,10 +33,19 @@ from pathlib import Path
 __all__ = ["MODULES", "activate", "active", "build", "main"]
 
 MODULES = (
+    "solvers/codes.py",
+    "solvers/verdict.py",
+    "solvers/crazy_quilt_position.py",
     "solvers/crazy_quilt_relaxed.py",
+    "solvers/crazy_quilt_last_pass.py",
+    "solvers/crazy_quilt_search.py",
     "solvers/crazy_quilt.py",
     "solvers/crazy_quilt_beam.py",
     "solvers/crazy_quilt_honest.py",
+    "solvers/cruel_rules.py",
+    "solvers/cruel_dead.py",
+    "solvers/cruel_start.py",
+    "solvers/cruel_search.py",
     "solvers/cruel.py",
 )
 """The compiled modules, relative to the ``spielcenter`` package: the searches and the checks
@@ -103,10 +110,12 @@ def activate(package_path: MutableSequence[str], build_dir: Path = BUILD) -> boo
 
 def active() -> bool:
     """Whether the solvers' search modules are the compiled ones in this process."""
-    from spielcenter.solvers import crazy_quilt, cruel
+    from spielcenter.solvers import crazy_quilt_search, cruel_search
 
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    return all(str(module.__file__).endswith(suffix) for module in (crazy_quilt, cruel))
+    return all(
+        str(module.__file__).endswith(suffix) for module in (crazy_quilt_search, cruel_search)
+    )
 
 
 def build(build_dir: Path = BUILD, *, quiet: bool = False) -> bool:

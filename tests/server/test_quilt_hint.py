@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from spielcenter.games.base import get_game
 from spielcenter.solvers.crazy_quilt_honest import play_honestly
-from spielcenter.solvers.hints import hint
+from spielcenter.solvers.registry import hint
 
 from .conftest import me, new_game
 

@@ -15,16 +15,7 @@ import pytest
 
 from spielcenter.games import Status, get_game
 from spielcenter.games.crazy_quilt import VARIANTS, QuiltState
-from spielcenter.solvers.crazy_quilt import (
-    ASSIGNMENT_WEIGHT,
-    Verdict,
-    _available,
-    _decide,
-    _vanish,
-    position_of,
-    solve,
-    start_state,
-)
+from spielcenter.solvers.crazy_quilt import Verdict, solve, start_state
 from spielcenter.solvers.crazy_quilt_beam import (
     _GATHER_CAP,
     BEAM_CHECK_BUDGET,
@@ -46,6 +37,8 @@ from spielcenter.solvers.crazy_quilt_beam import (
     wide_restarts,
     widening_beams,
 )
+from spielcenter.solvers.crazy_quilt_position import available, position_of, vanish
+from spielcenter.solvers.crazy_quilt_search import ASSIGNMENT_WEIGHT, decide
 from tests.unit.test_crazy_quilt_solver import (
     brute_force_wins,
     constructed_end_position,
@@ -144,7 +137,7 @@ def test_a_beam_wins_deals_the_depth_first_search_of_its_size_does_not() -> None
             continue
         assert game.status(game.replay(deal, beam.moves)) is Status.WON, deal
         position = position_of(start_state(deal, "classic"))
-        depth_first, _ = _decide(position, beam.nodes, None, True, set())
+        depth_first, _ = decide(position, beam.nodes, None, True, set())
         beam_only += depth_first.result != "won"
     assert beam_only >= 2
 
@@ -353,7 +346,7 @@ def test_a_beam_hands_at_most_eight_last_passes_to_beams_through_the_last_pass()
     position = position_of(start_state(862, "classic"))
     width, weights = wide_restart_plan(1001)
     beam = _Beam(position, width, 20_000_000, None, weights, 1001, None, True)
-    gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
+    gone, free = vanish(position.gone, available(position.gone), position.ghosts)
     start = _Node(gone, free, position.stock, b"", position.up + position.down, 1, [])
     assert beam.run(start) is None
     assert LAST_BEAMS == 8 and beam.last_beams == LAST_BEAMS

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 
 from spielcenter.games.cards import ACE, KING, Card
-from spielcenter.solvers.crazy_quilt import encode_card, relaxed_possible
+from spielcenter.solvers.codes import encode_card
+from spielcenter.solvers.crazy_quilt_last_pass import relaxed_possible
 from spielcenter.solvers.crazy_quilt_relaxed import clearable
 
 RelaxedPosition = tuple[bytes, bytes, bytes, tuple[int, ...]]

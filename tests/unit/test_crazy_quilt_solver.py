@@ -17,14 +17,8 @@ from spielcenter.games import Status, get_game
 from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, CELLS, SIZE, VARIANTS, QuiltState
 from spielcenter.games.shuffle import DealNumberError
-from spielcenter.solvers.crazy_quilt import (
-    Verdict,
-    _decide,
-    buried,
-    encode_card,
-    position_of,
-    solve,
-)
+from spielcenter.solvers.codes import encode_card
+from spielcenter.solvers.crazy_quilt import Verdict, solve
 from spielcenter.solvers.crazy_quilt_honest import (
     HonestPlayer,
     cards_freed,
@@ -32,6 +26,9 @@ from spielcenter.solvers.crazy_quilt_honest import (
     rule_of_thumb,
     visible_state,
 )
+from spielcenter.solvers.crazy_quilt_last_pass import buried
+from spielcenter.solvers.crazy_quilt_position import position_of
+from spielcenter.solvers.crazy_quilt_search import decide
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -236,7 +233,7 @@ def test_the_search_with_the_check_across_the_redeal_agrees_with_brute_force() -
         if state.redeals_left == 0:
             continue
         checks: dict[bytes, bool] = {}
-        verdict, _ = _decide(position_of(state), 10**6, None, True, set(), checks)
+        verdict, _ = decide(position_of(state), 10**6, None, True, set(), checks)
         assert verdict.result == ("won" if brute_force_wins(state) else "lost"), seed
         if verdict.result == "won":
             game = get_game("crazy-quilt", state.variant)
@@ -256,11 +253,11 @@ def test_a_search_resumed_from_an_interrupted_ones_positions_agrees_with_brute_f
     for seed in range(120):
         state = crossing_end_position(seed)
         position = position_of(state)
-        first, lost = _decide(position, interrupted_after, None, False, set())
+        first, lost = decide(position, interrupted_after, None, False, set())
         if first.result != "unknown":
             continue
         resumed += 1
-        verdict, _ = _decide(position, 10**6, None, True, lost)
+        verdict, _ = decide(position, 10**6, None, True, lost)
         assert verdict.result == ("won" if brute_force_wins(state) else "lost"), seed
         if verdict.result == "won":
             game = get_game("crazy-quilt", state.variant)

@@ -33,7 +33,8 @@ from spielcenter.games.crazy_quilt import (
     parse_move,
     ranks_touch,
 )
-from spielcenter.solvers.crazy_quilt import position_of, solve
+from spielcenter.solvers.crazy_quilt import solve
+from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_suits import alone, decide_alone, lost_alone
 from spielcenter.solvers.winnable import winnable_deals
 

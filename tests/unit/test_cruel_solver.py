@@ -18,17 +18,12 @@ from spielcenter.games.base import Status
 from spielcenter.games.cards import RANKS, SUITS, Card
 from spielcenter.games.cruel import VARIANTS, CruelState
 from spielcenter.games.shuffle import DealNumberError
-from spielcenter.solvers.cruel import (
-    _BEST_FIRST,
-    _UNLIMITED,
-    _frozen_prefix,
-    _prefix_frozen,
-    _Search,
-    _start_never_clears,
-    decode_card,
-    encode_card,
-    solve,
-)
+from spielcenter.solvers.codes import decode_card, encode_card
+from spielcenter.solvers.cruel import solve
+from spielcenter.solvers.cruel_dead import frozen_prefix, prefix_frozen
+from spielcenter.solvers.cruel_rules import UNLIMITED
+from spielcenter.solvers.cruel_search import BEST_FIRST, Search
+from spielcenter.solvers.cruel_start import start_never_clears
 
 
 def brute_force_winnable(state: CruelState) -> bool:
@@ -286,8 +281,8 @@ def test_the_start_of_the_packet_test_proves_nothing_once_the_time_is_up() -> No
     # Deal 618's start can never clear; once the time is up the test gives up (not proven)
     # rather than finish its search past the time limit.
     state = deal_position_state(618)
-    assert _start_never_clears(piles_of(state), state.foundations, expired=lambda: False)
-    assert not _start_never_clears(piles_of(state), state.foundations, expired=lambda: True)
+    assert start_never_clears(piles_of(state), state.foundations, expired=lambda: False)
+    assert not start_never_clears(piles_of(state), state.foundations, expired=lambda: True)
 
 
 def test_a_state_of_another_variant_is_refused():
@@ -351,10 +346,10 @@ def test_a_frozen_start_of_the_packet_stays_frozen_though_chains_are_built_into_
         state = random_dealt_position(rng, variant)
         packet = packet_of(state)
         winnable = brute_force_winnable(state)
-        if _frozen_prefix(packet, runs=False):
+        if frozen_prefix(packet, runs=False):
             frozen += 1
             assert not winnable, state
-            if not any(_prefix_frozen(packet, m, runs=False) for m in range(1, len(packet) + 1)):
+            if not any(prefix_frozen(packet, m, runs=False) for m in range(1, len(packet) + 1)):
                 with_chains_only += 1
         verdict = solve(state)
         assert (verdict.result == "won") == winnable, state
@@ -375,7 +370,7 @@ def test_a_chain_built_onto_the_start_of_the_packet_can_free_it():
         {"S": "8", "H": "T", "D": "Q", "C": "K"},
         moved=False,
     )
-    assert not _frozen_prefix(packet_of(state), runs=False)
+    assert not frozen_prefix(packet_of(state), runs=False)
     assert brute_force_winnable(state)
     verdict = solve(state)
     assert verdict.result == "won"
@@ -415,10 +410,10 @@ def test_a_start_of_the_packet_that_can_never_clear_loses_the_game(variant: str)
         else:
             state = random_dealt_position(rng, variant)
         winnable = brute_force_winnable(state)
-        if _start_never_clears(piles_of(state), state.foundations):
+        if start_never_clears(piles_of(state), state.foundations):
             never_clears += 1
             assert not winnable, state
-            not_frozen += number % 2 == 0 and not _frozen_prefix(packet_of(state), runs=False)
+            not_frozen += number % 2 == 0 and not frozen_prefix(packet_of(state), runs=False)
         if variant == "classic":
             verdict = solve(state, node_budget=400)
             if verdict.result != "unknown":
@@ -440,8 +435,8 @@ def test_a_start_that_can_move_but_freezes_again_is_lost():
         {"S": "J", "H": "9", "D": "K", "C": "K"},
         moved=False,
     )
-    assert not _frozen_prefix(packet_of(state), runs=False)
-    assert _start_never_clears(piles_of(state), state.foundations)
+    assert not frozen_prefix(packet_of(state), runs=False)
+    assert start_never_clears(piles_of(state), state.foundations)
     assert not brute_force_winnable(state)
 
 
@@ -450,7 +445,7 @@ def test_deals_whose_start_of_the_packet_can_never_clear_are_lost(deal: int) -> 
     # 618: K♦ J♠ 3♠ K♥ | K♣ K♠ J♥ Q♠: Q♥ may come onto K♥ and J♥ go up, but K♥ then waits for
     # Q♥, under K♠, which waits for 3♠, under K♥. Both stayed undecided at 2 000 000 positions
     # before; the frozen start alone does not decide them.
-    assert not _frozen_prefix(packet_of(deal_position_state(deal)), runs=False)
+    assert not frozen_prefix(packet_of(deal_position_state(deal)), runs=False)
     verdict = solve(deal, "classic")
     assert verdict.result == "lost"
     assert verdict.nodes <= 20_000
@@ -463,7 +458,7 @@ def deal_position_state(deal: int) -> CruelState:
 # -- best-first trials (classic) ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("order", _BEST_FIRST)
+@pytest.mark.parametrize("order", BEST_FIRST)
 def test_a_best_first_search_wins_exactly_when_the_brute_force_does(order: int) -> None:
     # Each best-first trial expands the positions in its own order of closeness to a win; run to
     # the end it must search the same positions as the depth-first search, so its answer (a line
@@ -473,8 +468,8 @@ def test_a_best_first_search_wins_exactly_when_the_brute_force_does(order: int) 
     for _ in range(60):
         state = random_small_position(rng, "classic", most=12)
         piles = tuple(bytes(encode_card(card) for card in pile) for pile in state.piles)
-        search = _Search(runs=False, stuck=False, budget=10**6, coarse_prune=True, order=order)
-        line = search.best_first(piles, state.foundations, _UNLIMITED, not state.moved)
+        search = Search(runs=False, stuck=False, budget=10**6, coarse_prune=True, order=order)
+        line = search.best_first(piles, state.foundations, UNLIMITED, not state.moved)
         assert (line is not None) == brute_force_winnable(state), state
         if line is not None:
             assert replays_to_won(state, line)

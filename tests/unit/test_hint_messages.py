@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from spielcenter.games import get_game
-from spielcenter.solvers import hints
+from spielcenter.solvers import hints, registry
 from spielcenter.web.i18n import catalog
 
 HINT_KEYS = sorted(set(re.findall(r'"(hint\.[a-z_.]+)"', Path(hints.__file__).read_text())))
@@ -28,7 +28,7 @@ def test_every_hint_text_is_in_the_catalogue(lang: str, key: str):
 @pytest.mark.parametrize(("game", "variant"), [("cruel", "classic"), ("crazy-quilt", "classic")])
 def test_a_hint_at_the_start_names_a_text_of_the_catalogue(game: str, variant: str):
     engine = get_game(game, variant)
-    found = hints.hint(engine, engine.start(7))
+    found = registry.hint(engine, engine.start(7))
     assert found.text_key in catalog("de") and found.text_key in catalog("en")
 
 

@@ -11,7 +11,8 @@ from spielcenter.games import get_game
 from spielcenter.games.base import Status
 from spielcenter.games.crazy_quilt import QuiltState
 from spielcenter.solvers.cruel import solve
-from spielcenter.solvers.hints import UNDO_NODE_BUDGET, Hint, hint, quilt_hint
+from spielcenter.solvers.hints import UNDO_NODE_BUDGET, Hint, quilt_hint
+from spielcenter.solvers.registry import hint
 
 # -- Cruel -------------------------------------------------------------------------------------
 

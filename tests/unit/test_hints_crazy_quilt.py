@@ -16,9 +16,10 @@ import pytest
 from spielcenter.games import get_game
 from spielcenter.games.base import Status
 from spielcenter.games.crazy_quilt import QuiltState
-from spielcenter.solvers.crazy_quilt import solve_position
 from spielcenter.solvers.crazy_quilt_honest import known_position, play_honestly, rule_of_thumb
-from spielcenter.solvers.hints import QUILT_HINT_NODE_BUDGET, hint, remembered_stock
+from spielcenter.solvers.crazy_quilt_search import solve_position
+from spielcenter.solvers.hints import QUILT_HINT_NODE_BUDGET, remembered_stock
+from spielcenter.solvers.registry import hint
 
 SECOND = "second-redeal"
 

@@ -29,7 +29,7 @@ from spielcenter.games.speedquilt.model import (
 )
 from spielcenter.games.speedquilt.scoring import score_quilt
 
-from .expectimax import SHAPE, _rule_holds, _with_rerolls, sew_table
+from .expectimax import SHAPE, rule_holds, sew_table, with_rerolls
 from .memo import block_cache
 
 __all__ = [
@@ -74,7 +74,7 @@ def one_turn_chance(block: Block, filled: tuple[int | None, ...]) -> float:
     if prefills_needed(block, filled) > 0:
         return 0.0
     sewable = (sew_table(block, filled) > 0).astype(float).reshape(SHAPE)
-    return float(_with_rerolls(sewable, 2, 0.0).mean())
+    return float(with_rerolls(sewable, 2, 0.0).mean())
 
 
 @block_cache(maxsize=4096)
@@ -90,7 +90,7 @@ def ease(block: Block, filled: tuple[int | None, ...]) -> float:
     coloured = sum(block.patches[i].colour is not None for i in empty)
     if len(empty) > MAX_COUNTED:
         return float(0.3 * 0.6**coloured * 0.85 ** len(empty))
-    good = int(_rule_holds(block, _fillings(block, filled, empty)).sum())
+    good = int(rule_holds(block, _fillings(block, filled, empty)).sum())
     total = 6 ** len(empty)
     return float(good / total * 0.6**coloured * 0.85 ** len(empty))
 

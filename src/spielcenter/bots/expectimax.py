@@ -25,7 +25,7 @@ baskets, every outcome, two rerolls deep) is exact and takes milliseconds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations, pairwise, permutations
@@ -48,6 +48,7 @@ __all__ = [
     "keep_values",
     "mask_colours",
     "plan_values",
+    "rule_holds",
     "sew_table",
 ]
 
@@ -123,11 +124,11 @@ def _assignment_fits(
             assert known is not None
             column = np.full(len(DICE), known, dtype=np.int64)
         columns.append(column)
-    ok &= _rule_holds(block, columns)
+    ok &= rule_holds(block, columns)
     return ok if ok.any() else None
 
 
-def _rule_holds(block: Block, columns: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.bool_]:
+def rule_holds(block: Block, columns: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.bool_]:
     """Where the block's rule holds, for columns of patch values (one entry per filling)."""
     size = len(columns[0])
     ok = np.ones(size, dtype=bool)
@@ -168,13 +169,6 @@ class PlanAction:
     name: str
     value: float
     bits: Bits
-
-
-def _submasks(mask: int) -> Iterable[int]:
-    sub = mask
-    while sub:
-        yield sub
-        sub = (sub - 1) & mask
 
 
 def _used_masks(bits: Bits) -> list[int]:
@@ -249,7 +243,7 @@ def _expected_after_keep(table: Table, keep: int) -> Table:
     return np.broadcast_to(table.mean(axis=rerolled, keepdims=True), SHAPE)
 
 
-def _with_rerolls(final: Table, rerolls: int, reroll_cost: float) -> Table:
+def with_rerolls(final: Table, rerolls: int, reroll_cost: float) -> Table:
     """The value of every outcome when ``rerolls`` rerolls are still allowed (stop any time)."""
     value = final
     for _ in range(rerolls):
@@ -265,14 +259,14 @@ LATER_MEMO = 16
 
 
 def _later(final: Table, rerolls: int, reroll_cost: float) -> Table:
-    """:func:`_with_rerolls`, remembered for the last few tables: deciding the basket and then
+    """:func:`with_rerolls`, remembered for the last few tables: deciding the basket and then
     rerolling ask about the same table twice."""
     key = (id(final), rerolls, reroll_cost)
     hit = _LATER.get(key)
     if hit is None or hit[0] is not final:
         if len(_LATER) >= LATER_MEMO:
             _LATER.clear()
-        hit = (final, _with_rerolls(final, rerolls, reroll_cost))
+        hit = (final, with_rerolls(final, rerolls, reroll_cost))
         _LATER[key] = hit
     return hit[1]
 

@@ -171,7 +171,7 @@ def _answer(game: Game[Any, Any], record: Record[Any, Any], command: str) -> str
 
 
 def _hint(game: Game[Any, Any], record: Record[Any, Any]) -> str | None:
-    from spielcenter.solvers.hints import hint
+    from spielcenter.solvers.registry import hint
 
     # The history lets the Crazy Quilt hint remember the stock the player has seen turned.
     return hint(game, record.state, record.moves).move

@@ -23,8 +23,10 @@ from tqdm import tqdm
 from spielcenter.games import GameError
 from spielcenter.games.base import canonical_name, variants_of
 from spielcenter.games.shuffle import DealNumberError, check_deal
-from spielcenter.solvers import cruel as cruel_solver
+from spielcenter.solvers.cruel import DEFAULT_NODE_BUDGET
 from spielcenter.solvers.cruel_winrate import WinRate
+from spielcenter.solvers.registry import SolveFunction, solver_of
+from spielcenter.solvers.verdict import Verdict
 
 from . import EXIT_BAD_INPUT
 
@@ -33,25 +35,15 @@ EXIT_LOST = 1
 EXIT_UNKNOWN = 3
 _EXITS = {"won": EXIT_WON, "lost": EXIT_LOST, "unknown": EXIT_UNKNOWN}
 
-Solver = Callable[[int, str, int, float | None], cruel_solver.Verdict]
+Solver = Callable[[int, str, int, float | None], Verdict]
+"""Solve one deal: (deal, variant, positions, seconds or ``None``) to a verdict."""
 
 
-def _solve_cruel(
-    deal: int, variant: str, budget: int, time_budget: float | None
-) -> cruel_solver.Verdict:
-    return cruel_solver.solve(deal, variant, node_budget=budget, time_budget=time_budget)
+def _solver(solve: SolveFunction) -> Solver:
+    def solve_deal(deal: int, variant: str, budget: int, time_budget: float | None) -> Verdict:
+        return solve(deal, variant, node_budget=budget, time_budget=time_budget)
 
-
-def _solve_crazy_quilt(
-    deal: int, variant: str, budget: int, time_budget: float | None
-) -> cruel_solver.Verdict:
-    from spielcenter.solvers import crazy_quilt
-
-    return crazy_quilt.solve(deal, variant, node_budget=budget, time_budget=time_budget)
-
-
-SOLVERS: dict[str, Solver] = {"cruel": _solve_cruel, "crazy-quilt": _solve_crazy_quilt}
-"""The solver of each game that has one; other games answer "not yet supported"."""
+    return solve_deal
 
 
 def register(subparsers: Any) -> None:
@@ -78,8 +70,8 @@ def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget",
         type=int,
-        default=cruel_solver.DEFAULT_NODE_BUDGET,
-        help=f"positions to search per deal (default {cruel_solver.DEFAULT_NODE_BUDGET})",
+        default=DEFAULT_NODE_BUDGET,
+        help=f"positions to search per deal (default {DEFAULT_NODE_BUDGET})",
     )
     parser.add_argument("--time-limit", type=float, help="seconds per deal (default: none)")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
@@ -104,10 +96,10 @@ def _resolve(args: argparse.Namespace) -> tuple[str, str, Solver]:
         raise ValueError(f"the budget must be a positive number of positions, not {args.budget}")
     if args.time_limit is not None and args.time_limit <= 0:
         raise ValueError(f"the time limit must be positive, not {args.time_limit}")
-    solver = SOLVERS.get(name)
+    solver = solver_of(name)
     if solver is None:
         raise ValueError(f"{name}: not yet supported (no solver for this game yet)")
-    return name, variant, solver
+    return name, variant, _solver(solver.solve)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -126,7 +118,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return _EXITS[verdict.result]
 
 
-def _verdict_json(verdict: cruel_solver.Verdict) -> dict[str, object]:
+def _verdict_json(verdict: Verdict) -> dict[str, object]:
     out: dict[str, object] = {
         "result": verdict.result,
         "moves": verdict.moves,
@@ -137,7 +129,7 @@ def _verdict_json(verdict: cruel_solver.Verdict) -> dict[str, object]:
     return out
 
 
-def _verdict_text(name: str, variant: str, deal: int, verdict: cruel_solver.Verdict) -> str:
+def _verdict_text(name: str, variant: str, deal: int, verdict: Verdict) -> str:
     head = f"{name} {variant} deal {deal}: {verdict.result} ({verdict.nodes} positions searched)"
     if verdict.result == "won":
         return f"{head}\nmoves ({len(verdict.moves)}): {' '.join(verdict.moves)}"
@@ -177,7 +169,7 @@ def measure(
     budget: int,
     time_limit: float | None = None,
     progress: bool = True,
-    on_deal: Callable[[int, cruel_solver.Verdict, float], None] | None = None,
+    on_deal: Callable[[int, Verdict, float], None] | None = None,
 ) -> WinRate:
     """Solve each deal, timing it, with a tqdm progress bar on standard error; ``on_deal`` (if
     given) hears each deal's number, verdict and seconds as soon as it is solved."""

@@ -12,9 +12,10 @@ Card.parse('TS')
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from collections.abc import Sequence
+from typing import Any, Final, NamedTuple
 
-from .base import MoveSyntaxError
+from .base import MoveSyntaxError, StateFormatError
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "SHDC"
@@ -22,6 +23,11 @@ ACE: Final = 1
 KING: Final = 13
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+"""The English name of each suit letter, for messages."""
+
+Foundations = tuple[int, int, int, int]
+"""The top rank of one foundation per suit, in the order ``S H D C``."""
 
 
 class CardSyntaxError(MoveSyntaxError):
@@ -59,3 +65,26 @@ class Card(NamedTuple):
 def standard_deck() -> list[Card]:
     """The 52 cards in the fixed unshuffled order: suits ``S H D C``, each ace to king."""
     return [Card(rank, suit) for suit in SUITS for rank in range(ACE, KING + 1)]
+
+
+def encode_foundations(tops: Sequence[int]) -> dict[str, str]:
+    """The JSON of one foundation per suit: each suit's top rank as a character.
+
+    >>> encode_foundations((1, 13, 2, 10))
+    {'S': 'A', 'H': 'K', 'D': '2', 'C': 'T'}
+    """
+    return {suit: RANKS[rank - 1] for suit, rank in zip(SUITS, tops, strict=True)}
+
+
+def decode_foundations(value: Any, what: str) -> Foundations:
+    """Read :func:`encode_foundations`'s JSON back; raise ``StateFormatError`` naming ``what``
+    (``"foundations"``, ``"the up foundations"`` …) when it is not one rank per suit."""
+    if not isinstance(value, dict) or sorted(value) != sorted(SUITS):
+        raise StateFormatError(f"{what} must map each suit of {SUITS} to its top rank")
+    ranks = []
+    for suit in SUITS:
+        text = value[suit]
+        if not isinstance(text, str) or len(text) != 1 or text not in RANKS:
+            raise StateFormatError(f"{what}, suit {suit}: {text!r} is not a rank of {RANKS}")
+        ranks.append(RANKS.index(text) + 1)
+    return (ranks[0], ranks[1], ranks[2], ranks[3])

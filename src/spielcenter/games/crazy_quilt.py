@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from .base import (
     JSON,
@@ -48,7 +48,17 @@ from .base import (
     Status,
     UnknownGameError,
 )
-from .cards import ACE, KING, RANKS, SUITS, Card, CardSyntaxError, standard_deck
+from .cards import (
+    ACE,
+    KING,
+    RANKS,
+    SUITS,
+    Card,
+    CardSyntaxError,
+    decode_foundations,
+    encode_foundations,
+    standard_deck,
+)
 from .shuffle import DealNumberError, check_deal, shuffled
 
 NAME = "crazy-quilt"
@@ -477,10 +487,7 @@ def rank_char(rank: int) -> str:
 
 
 def _foundations_json(state: QuiltState) -> JSON:
-    return {
-        "up": {suit: rank_char(state.up[i]) for i, suit in enumerate(SUITS)},
-        "down": {suit: rank_char(state.down[i]) for i, suit in enumerate(SUITS)},
-    }
+    return {"up": encode_foundations(state.up), "down": encode_foundations(state.down)}
 
 
 def _quilt_rows(state: QuiltState) -> list[list[str | None]]:
@@ -572,8 +579,8 @@ def _decode(data: Any, redeals: int, round_the_corner: bool) -> QuiltState:
         quilt=_decode_quilt(data["quilt"]),
         stock=tuple(_decode_cards(data["stock"], "stock")),
         waste=tuple(_decode_cards(data["waste"], "waste")),
-        up=_decode_foundation(foundations["up"], "up"),
-        down=_decode_foundation(foundations["down"], "down"),
+        up=decode_foundations(foundations["up"], "the up foundations"),
+        down=decode_foundations(foundations["down"], "the down foundations"),
         redeals_left=redeals_left,
     )
 
@@ -603,18 +610,6 @@ def _decode_quilt(rows: Any) -> tuple[Card | None, ...]:
         for c, text in enumerate(row):
             cells.append(None if text is None else _decode_card(text, cell_name(r, c)))
     return tuple(cells)
-
-
-def _decode_foundation(tops: Any, word: str) -> Foundation:
-    if not isinstance(tops, Mapping) or set(tops) != set(SUITS):
-        raise StateFormatError(f"the {word} foundations must map each suit S H D C to a rank")
-    ranks = []
-    for suit in SUITS:
-        text = tops[suit]
-        if not isinstance(text, str) or len(text) != 1 or text not in RANKS:
-            raise StateFormatError(f"{word} foundation {suit}: {text!r} is not a rank {RANKS}")
-        ranks.append(RANKS.index(text) + 1)
-    return (ranks[0], ranks[1], ranks[2], ranks[3])
 
 
 def _founded_cards(state: QuiltState) -> Iterable[Card]:
@@ -673,16 +668,16 @@ def _render_cell(state: QuiltState, cell: int, free: set[int]) -> str:
 
 
 class CrazyQuilt(Game[QuiltState, QuiltMove]):
-    """Crazy Quilt with its two options: ``redeals`` (1 or 2) and ``round_the_corner``."""
+    """Crazy Quilt, classic: one redeal, kings and aces do not touch. Each variant is a subclass
+    that sets its options (:data:`redeals`, :data:`round_the_corner`), as Cruel's variants do;
+    the state carries the options too, so the rules below read them from the state."""
 
     name = NAME
-
-    def __init__(self, redeals: int = 1, round_the_corner: bool = False) -> None:
-        if redeals not in (1, 2):
-            raise UnknownGameError(f"Crazy Quilt allows 1 or 2 redeals, not {redeals!r}")
-        self.redeals = redeals
-        self.round_the_corner = round_the_corner
-        self.variant = variant_name(redeals, round_the_corner)
+    variant = "classic"
+    redeals: ClassVar[int] = 1
+    """Redeals allowed in a game."""
+    round_the_corner: ClassVar[bool] = False
+    """Whether a king and an ace of a suit touch (build on each other)."""
 
     def start(self, deal: Deal) -> QuiltState:
         """The start position of ``deal``: 64 cards in the quilt, 32 in the stock."""
@@ -735,6 +730,34 @@ class CrazyQuilt(Game[QuiltState, QuiltMove]):
         return render(state)
 
 
+class SecondRedeal(CrazyQuilt):
+    """Crazy Quilt with a second redeal."""
+
+    variant = SECOND_REDEAL
+    redeals = 2
+
+
+class RoundTheCorner(CrazyQuilt):
+    """Crazy Quilt where a king and an ace of a suit touch."""
+
+    variant = ROUND_THE_CORNER
+    round_the_corner = True
+
+
+class SecondRedealRoundTheCorner(CrazyQuilt):
+    """Crazy Quilt with both options."""
+
+    variant = f"{SECOND_REDEAL}+{ROUND_THE_CORNER}"
+    redeals = 2
+    round_the_corner = True
+
+
+_VARIANT_CLASSES: dict[str, type[CrazyQuilt]] = {
+    cls.variant: cls
+    for cls in (CrazyQuilt, SecondRedeal, RoundTheCorner, SecondRedealRoundTheCorner)
+}
+
+
 def make(variant: str = "classic", **options: Any) -> CrazyQuilt:
     """The game for a variant name; the two options may be joined by ``+`` in either order.
 
@@ -751,6 +774,5 @@ def make(variant: str = "classic", **options: Any) -> CrazyQuilt:
         raise UnknownGameError(
             f"unknown Crazy Quilt variant {variant!r}; known variants: {', '.join(VARIANTS)}"
         )
-    return CrazyQuilt(
-        redeals=2 if SECOND_REDEAL in parts else 1, round_the_corner=ROUND_THE_CORNER in parts
-    )
+    name = variant_name(2 if SECOND_REDEAL in parts else 1, ROUND_THE_CORNER in parts)
+    return _VARIANT_CLASSES[name]()

@@ -33,7 +33,17 @@ from .base import (
     Status,
     UnknownGameError,
 )
-from .cards import ACE, KING, RANKS, SUITS, Card, CardSyntaxError, standard_deck
+from .cards import (
+    ACE,
+    KING,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    CardSyntaxError,
+    decode_foundations,
+    encode_foundations,
+    standard_deck,
+)
 from .shuffle import DealNumberError, check_deal, shuffled
 
 VARIANTS = ("classic", "stuck", "perseverance")
@@ -45,7 +55,6 @@ PILE_SIZE = 4
 """Cards per pile in a deal and in every redeal (the last pile may get fewer)."""
 ROW = 6
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 _SUCCESSOR = {card: Card(card.rank + 1, card.suit) for card in standard_deck() if card.rank < KING}
 """The card each card is built on: the next higher card of its suit (kings have none)."""
@@ -403,7 +412,7 @@ class Cruel(Game[CruelState, CruelMove]):
             "variant": state.variant,
             "deal": state.deal,
             "piles": [[str(card) for card in pile] for pile in state.piles],
-            "foundations": _foundations_json(state),
+            "foundations": encode_foundations(state.foundations),
             "redeals": state.redeals,
             "moved": state.moved,
         }
@@ -419,7 +428,7 @@ class Cruel(Game[CruelState, CruelMove]):
             "variant": state.variant,
             "deal": state.deal,
             "piles": [[str(card) for card in pile] for pile in state.piles],
-            "foundations": _foundations_json(state),
+            "foundations": encode_foundations(state.foundations),
             "status": str(self.status(state)),
             "redeals": state.redeals,
             "redeals_left": self.redeals_left(state),
@@ -538,10 +547,6 @@ def _next_auto_move(game: Cruel, state: CruelState) -> CruelMove | None:
     return CruelMove(last, None) if packet[-len(run) :] == run else None
 
 
-def _foundations_json(state: CruelState) -> dict[str, str]:
-    return {suit: RANKS[rank - 1] for suit, rank in zip(SUITS, state.foundations, strict=True)}
-
-
 class _StateReader:
     """Reads and validates :meth:`Cruel.encode`'s output, saying what is wrong."""
 
@@ -562,7 +567,7 @@ class _StateReader:
                 f"{self.game.variant!r} (variants: {', '.join(VARIANTS)})"
             )
         piles = self._piles(data["piles"])
-        foundations = self._foundations(data["foundations"])
+        foundations = decode_foundations(data["foundations"], "foundations")
         self._check_every_card_once(piles, foundations)
         return CruelState(
             deal=self._deal(data["deal"]),
@@ -593,17 +598,6 @@ class _StateReader:
             return Card.parse(text)
         except CardSyntaxError as error:
             raise StateFormatError(str(error)) from None
-
-    def _foundations(self, value: Any) -> tuple[int, int, int, int]:
-        if not isinstance(value, dict) or sorted(value) != sorted(SUITS):
-            raise StateFormatError(f"foundations must map each suit of {SUITS} to its top rank")
-        ranks = []
-        for suit in SUITS:
-            rank = value[suit]
-            if not isinstance(rank, str) or len(rank) != 1 or rank not in RANKS:
-                raise StateFormatError(f"foundation {suit}: {rank!r} is not a rank of {RANKS}")
-            ranks.append(RANKS.index(rank) + 1)
-        return (ranks[0], ranks[1], ranks[2], ranks[3])
 
     def _check_every_card_once(
         self, piles: tuple[Pile, ...], foundations: tuple[int, int, int, int]

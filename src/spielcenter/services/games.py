@@ -15,7 +15,6 @@ there compares the cache with the stored ``seq`` first, so nobody is shown an ol
 from __future__ import annotations
 
 import asyncio
-import importlib
 import secrets
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
@@ -35,7 +34,9 @@ from spielcenter.games.base import (
     MoveSyntaxError,
     Record,
     Status,
+    game_names,
 )
+from spielcenter.solvers.registry import hint, solver_of
 from spielcenter.solvers.winnable import NoWinnableListError, WinnableListError, winnable_deals
 from spielcenter.store.models import GameEntry, GameRecord
 from spielcenter.store.repositories import GameRepository
@@ -509,21 +510,15 @@ class GameService:
         live = await self.open(account_id, game_id)
         if live.status is not Status.PLAYING:
             return Hint(None, "hint.game_over")
-        solver = _hint_function()
-        if solver is None:
-            return _foundation_hint(live)
+        if solver_of(live.engine.name) is None:
+            return _hint_without_solver(live)
         history = list(live.record.moves)
         try:
             # Solvers may search for a while: keep the event loop free meanwhile.
-            found = await asyncio.to_thread(solver, live.engine, live.record.state, history)
-        except ValueError:  # a game the solvers do not cover
+            found = await asyncio.to_thread(hint, live.engine, live.record.state, history)
+        except ValueError:  # a history the hint cannot follow
             return _foundation_hint(live)
-        return Hint(
-            found.move,
-            found.text_key,
-            getattr(found, "verdict", None),
-            getattr(found, "undo_to", None),
-        )
+        return Hint(found.move, found.text_key, found.verdict, found.undo_to)
 
 
 async def _nobody_listens(_event: JSON, _origin: object) -> None:
@@ -565,20 +560,18 @@ def _replay(record: Record[Any, Any], kind: str, move: str | None) -> None:
         raise ValueError(f"unknown log entry {kind!r}")
 
 
-def _hint_function() -> Callable[[Game[Any, Any], Any, list[str]], Any] | None:
-    """``spielcenter.solvers.hints.hint`` once that module exists."""
-    try:
-        module = importlib.import_module("spielcenter.solvers.hints")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("spielcenter.solvers", "spielcenter.solvers.hints"):
-            return None
-        raise
-    function: Callable[[Game[Any, Any], Any, list[str]], Any] = module.hint
-    return function
+def _hint_without_solver(live: LiveGame) -> Hint:
+    """The hint of a game the solvers do not cover: a clear refusal for a game of the registry
+    (Speedquilt has no hint button: its screens never ask), and for an engine from outside it
+    (the server tests' Ladder) the first legal move to a foundation."""
+    name = live.engine.name
+    if name in game_names():
+        raise ServiceError("bad_request", f"{name} has no hints (only Cruel and Crazy Quilt)")
+    return _foundation_hint(live)
 
 
 def _foundation_hint(live: LiveGame) -> Hint:
-    """Until the solvers exist: the first legal move to a foundation.
+    """The first legal move to a foundation.
 
     In the notations of docs/notation.md a foundation move ends in ``f`` (Cruel) or in ``u`` /
     ``d`` after a source (Crazy Quilt's up and down foundations).

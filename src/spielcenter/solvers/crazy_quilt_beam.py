@@ -1,12 +1,11 @@
 """A beam search over Crazy Quilt's passes before the last: it finds wins the depth-first
 search does not reach.
 
-The depth-first search (:mod:`spielcenter.solvers.crazy_quilt`) is exact, but on a classic deal
-it spends its budget on the last few stock cards of the first pass: after its first choices it
-tries every way of ending the pass before it revisits a choice made early. Winning lines
-dismantle most of the quilt during the first pass (55–60 of its 64 cards in the lines we looked
-at) and leave the waste in an order the last pass can clear, so the early choices are the ones
-that matter.
+The depth-first search (:mod:`spielcenter.solvers.crazy_quilt_search`) is exact, but on a classic
+deal it spends its budget on the last few stock cards of the first pass: after its first choices it
+tries every way of ending the pass before it revisits a choice made early. Winning lines dismantle
+most of the quilt during the first pass (55–60 of its 64 cards in the lines we looked at) and leave
+the waste in an order the last pass can clear, so the early choices are the ones that matter.
 
 :func:`beam_search` therefore moves through the passes one stock card at a time, keeping the
 ``width`` most promising positions at each step:
@@ -28,13 +27,13 @@ A win found this way is a real line (it replays through the engine). The beam dr
 without proving them lost, so it answers ``lost`` only when it dropped none: on a small
 position, where no step finds more than ``width`` positions, it is an exhaustive search.
 
-Pure and deterministic: no clock (unless a deadline is given), no randomness; ties keep the
-order in which the positions were found. It works on the depth-first search's compact position
-and borrows its safe moves, its relaxed check and its exact last pass
-(:class:`~spielcenter.solvers.crazy_quilt._Search`); the moves it gathers are generated here
-in the same way as :meth:`~spielcenter.solvers.crazy_quilt._Search._children` does (not shared:
-that is the depth-first search's hot path, left untouched), and the brute-force tests check both
-against the engine.
+Pure and deterministic: no clock (unless a deadline is given), no randomness; ties keep the order in
+which the positions were found. It works on the depth-first search's compact position and borrows
+its safe moves, its relaxed check and its exact last pass
+(:class:`~spielcenter.solvers.crazy_quilt_search.Search`); the moves it gathers are generated here
+in the same way as :meth:`~spielcenter.solvers.crazy_quilt_search.Search._children` does (not
+shared: that is the depth-first search's hot path, left untouched), and the brute-force tests check
+both against the engine.
 """
 
 from __future__ import annotations
@@ -48,22 +47,21 @@ from typing import Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.games.crazy_quilt import CELL_NAMES
-from spielcenter.solvers.crazy_quilt import (
-    _FREES,
-    _RANK,
-    _WON_FND,
-    BEAMS,
+from spielcenter.solvers.codes import RANK
+from spielcenter.solvers.crazy_quilt_position import (
+    FREES,
+    WON_FND,
     Fnd,
     Position,
-    Verdict,
-    _available,
-    _founded,
-    _OutOfBudget,
-    _Search,
-    _vanish,
+    available,
+    founded,
+    vanish,
 )
+from spielcenter.solvers.crazy_quilt_search import Search
+from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
 __all__ = [
+    "BEAMS",
     "BEAM_CHECK_BUDGET",
     "BEAM_WIDTH",
     "FINAL_BUDGET",
@@ -82,11 +80,12 @@ __all__ = [
     "widening_beams",
 ]
 
+BEAMS: Final = ("widening", "restarts", "wide-restarts")
+"""The beams :func:`run_beams` (and so :func:`~spielcenter.solvers.crazy_quilt.solve`) may run."""
+
 BEAM_WIDTH: Final = 150
-"""Positions kept at each step. On classic deals 1–30, ranked by the first score (2, +1) of
-:data:`SCORES`, a beam of width 50 won 11, of width 150 won 17 (a first version, which also
-counted half a point against each waste card and gave each check 100 nodes, won 8 at width
-20)."""
+"""Positions kept at each step (wider won more classic deals: docs/winrates-crazy-quilt.md,
+*The thoughtful solver*, holds the widths tried and their wins)."""
 
 FIRST_WIDTH: Final = 16
 """The width of the first beams of :func:`widening_beams`; each next width is three times that."""
@@ -190,9 +189,9 @@ class _Node:
     def score(self, weights: Weights) -> int:
         """Progress: the cards founded and the quilt cards gone, weighted by ``weights``."""
         fnd = self.fnd
-        founded = sum(fnd[s] - ACE for s in range(4)) + sum(KING - fnd[4 + s] for s in range(4))
+        cards = sum(fnd[s] - ACE for s in range(4)) + sum(KING - fnd[4 + s] for s in range(4))
         per_founded, per_gone = weights
-        return per_founded * founded + per_gone * self.gone.bit_count()
+        return per_founded * cards + per_gone * self.gone.bit_count()
 
 
 class _Beam:
@@ -214,7 +213,7 @@ class _Beam:
         self.seed = seed
         self.diverse = diverse
         self.deadline = deadline
-        self.search = _Search(
+        self.search = Search(
             position.cards,
             position.round_the_corner,
             budget,
@@ -223,7 +222,7 @@ class _Beam:
         )
         if checks is not None:
             self.search.across_known = checks
-        self.final = _Search(
+        self.final = Search(
             position.cards, position.round_the_corner, 0, across_redeal=True, ghosts=position.ghosts
         )
         self.budget = budget
@@ -243,15 +242,15 @@ class _Beam:
     def _spend(self, nodes: int) -> None:
         self.search.nodes += nodes
         if self.nodes > self.budget:
-            raise _OutOfBudget
+            raise OutOfBudget
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise _OutOfBudget
+            raise OutOfBudget
 
     def gather(self, node: _Node, found: dict[bytes, _Node]) -> None:
         """Add to ``found`` every position reachable from ``node`` without turning a card."""
         search = self.search
         line = list(node.line)
-        gone, free, waste, fnd = search._force(node.gone, node.free, node.waste, node.fnd, line)
+        gone, free, waste, fnd = search.force(node.gone, node.free, node.waste, node.fnd, line)
         key = (
             b"".join(
                 (gone.to_bytes(8, "little"), bytes(fnd), bytes((node.left, len(waste))), waste)
@@ -265,14 +264,14 @@ class _Beam:
             return
         here = _Node(gone, free, node.stock, waste, fnd, node.left, line)
         found[key] = here
-        if fnd == _WON_FND:
+        if fnd == WON_FND:
             return
         top = waste[-1] if waste else 0
         if top:
-            suit, rank = top >> 4, top & _RANK
+            suit, rank = top >> 4, top & RANK
             for slot, want, word in ((suit, rank - 1, "wu"), (4 + suit, rank + 1, "wd")):
                 if fnd[slot] == want:
-                    self._step(here, found, gone, free, waste[:-1], _founded(fnd, slot, rank), word)
+                    self._step(here, found, gone, free, waste[:-1], founded(fnd, slot, rank), word)
         rest = free
         while rest:
             low = rest & -rest
@@ -280,15 +279,15 @@ class _Beam:
             cell = low.bit_length() - 1
             code = search.cards[cell]
             after = gone | low
-            opened = (free | _FREES[cell]) & ~after
+            opened = (free | FREES[cell]) & ~after
             if opened & search.ghosts:
-                after, opened = _vanish(after, opened, search.ghosts)
-            suit, rank = code >> 4, code & _RANK
+                after, opened = vanish(after, opened, search.ghosts)
+            suit, rank = code >> 4, code & RANK
             for slot, want, mark in ((suit, rank - 1, "u"), (4 + suit, rank + 1, "d")):
                 if fnd[slot] == want:
-                    founded = _founded(fnd, slot, rank)
-                    self._step(here, found, after, opened, waste, founded, CELL_NAMES[cell] + mark)
-            if top and search._touch(code, top):
+                    grown = founded(fnd, slot, rank)
+                    self._step(here, found, after, opened, waste, grown, CELL_NAMES[cell] + mark)
+            if top and search.touch(code, top):
                 built = waste + bytes((code,))
                 self._step(here, found, after, opened, built, fnd, CELL_NAMES[cell] + "w")
 
@@ -322,7 +321,7 @@ class _Beam:
         if self.diverse:
             ranked = _best_of_each_foundation_state_first(ranked)
         for index, node in enumerate(ranked):
-            clears = self.search._relaxed_clears(node.stock, node.waste, node.fnd, node.left)
+            clears = self.search.relaxed_clears(node.stock, node.waste, node.fnd, node.left)
             self._spend(0)
             if not clears:
                 continue
@@ -346,7 +345,7 @@ class _Beam:
         line = list(node.line)
         try:
             won = final.search(node.gone, node.free, node.stock, b"", node.fnd, 0, False, line)
-        except _OutOfBudget:
+        except OutOfBudget:
             if self.nodes >= self.budget:
                 raise
             self.complete = False
@@ -394,7 +393,7 @@ class _Beam:
             self.gather(node, found)
         self._spend(len(found))
         for node in found.values():
-            if node.fnd == _WON_FND:
+            if node.fnd == WON_FND:
                 return found, node.line
         return found, None
 
@@ -499,7 +498,7 @@ def beam_search(
 def _start(position: Position, line: list[str]) -> _Node:
     """A beam's first node: ``position``, its available cards (ghosts gone), reached by
     ``line``."""
-    gone, free = _vanish(position.gone, _available(position.gone), position.ghosts)
+    gone, free = vanish(position.gone, available(position.gone), position.ghosts)
     fnd = position.up + position.down
     return _Node(gone, free, position.stock, position.waste, fnd, position.redeals_left, line)
 
@@ -509,7 +508,7 @@ def _verdict(beam: _Beam, run: Callable[[], list[str] | None]) -> Verdict:
     found none and dropped nothing; ``unknown`` otherwise and when its budget ran out."""
     try:
         line = run()
-    except (_OutOfBudget, RecursionError):
+    except (OutOfBudget, RecursionError):
         return Verdict("unknown", [], beam.nodes)
     if line is not None:
         return Verdict("won", line, beam.nodes)
@@ -686,7 +685,7 @@ def _wide_restarts(width: int) -> Iterator[BeamPlan]:
 def run_beams(
     name: str, position: Position, *, node_budget: int, deadline: float | None = None
 ) -> Verdict:
-    """The beams named ``name`` (one of :data:`~spielcenter.solvers.crazy_quilt.BEAMS`:
+    """The beams named ``name`` (one of :data:`BEAMS`:
     ``widening``, ``restarts`` or ``wide-restarts``) run on ``position``."""
     if name == "widening":
         return widening_beams(position, node_budget=node_budget, deadline=deadline)

@@ -5,7 +5,7 @@
 and its own memory of what it has seen. The one thing it remembers is the waste it turned over
 at a redeal: unshuffled, that is the new stock, top card first. From then on it knows the whole
 stock order, as an attentive player does, and asks the thoughtful solver
-(:mod:`spielcenter.solvers.crazy_quilt`) for a winning line from what it knows.
+(:mod:`spielcenter.solvers.crazy_quilt_search`) for a winning line from what it knows.
 
 Before the first redeal (and whenever the solver finds no win in its budget) it plays by
 :func:`rule_of_thumb`.
@@ -30,7 +30,10 @@ from spielcenter.games.crazy_quilt import (
     is_available,
     make,
 )
-from spielcenter.solvers.crazy_quilt import Position, buried, encode_card, solve_position
+from spielcenter.solvers.codes import encode_card
+from spielcenter.solvers.crazy_quilt_last_pass import buried
+from spielcenter.solvers.crazy_quilt_position import Position
+from spielcenter.solvers.crazy_quilt_search import solve_position
 
 HONEST_NODE_BUDGET: Final = 50_000
 """Positions the solver may search each time the player comes to know the whole stock."""

@@ -1,9 +1,9 @@
 """The relaxed Crazy Quilt game decided by choosing each waiting card's foundation.
 
-In the relaxed game (:class:`spielcenter.solvers.crazy_quilt._Relaxed`) every quilt card is free
-at all times; only the stock and the waste bind: stock cards are pushed onto the waste in their
-order, a card leaves the waste only from the top, to a foundation, and a redeal turns the waste
-over into the new stock. The question is whether every card can be founded. The solver asks it
+In the relaxed game (:class:`spielcenter.solvers.crazy_quilt_last_pass.RelaxedGame`) every quilt
+card is free at all times; only the stock and the waste bind: stock cards are pushed onto the waste
+in their order, a card leaves the waste only from the top, to a foundation, and a redeal turns the
+waste over into the new stock. The question is whether every card can be founded. The solver asks it
 at every position with one redeal left, so it has to be answered fast and, to prune, decisively.
 
 **Deciding it.** Call the cards in the stock and the waste the *pile*; every other unfounded card

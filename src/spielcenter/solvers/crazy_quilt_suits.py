@@ -3,7 +3,8 @@
 Keep the cards of some suits (the *kept* suits) and let every other card get out of their way:
 
 * a quilt card of another suit leaves the quilt the moment one of its short ends is free (a
-  *ghost*, :attr:`~spielcenter.solvers.crazy_quilt.Position.ghosts`), without going anywhere;
+  *ghost*, :attr:`~spielcenter.solvers.crazy_quilt_position.Position.ghosts`), without going
+  anywhere;
 * the stock and the waste hold only the kept suits' cards, in their order;
 * the other suits' foundations count as complete.
 
@@ -18,7 +19,7 @@ founds every kept card,
 no line of the real game founds every card: the deal is **lost**.
 
 Deciding the smaller game is the solver's own exhaustive search
-(:func:`~spielcenter.solvers.crazy_quilt._decide`, with the check across the redeal) on a
+(:func:`~spielcenter.solvers.crazy_quilt_search.decide`, with the check across the redeal) on a
 position with far fewer cards; one suit alone is decided in a few hundred positions for nearly
 every deal. On classic deals 1–1 000 it proves deal 175 lost (its diamonds, 18 of them in the
 stock, cannot be founded in two passes), and no deal the lists hold as won
@@ -32,16 +33,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Final
 
-from spielcenter.games.cards import ACE, KING, SUITS
-from spielcenter.solvers.crazy_quilt import Position, _decide
-from spielcenter.solvers.cruel import Verdict
+from spielcenter.games.cards import ACE, KING, SUIT_NAMES, SUITS
+from spielcenter.solvers.crazy_quilt_position import Position
+from spielcenter.solvers.crazy_quilt_search import decide
+from spielcenter.solvers.verdict import Verdict
 
-__all__ = ["SUIT_NAMES", "SuitsProof", "alone", "decide_alone", "lost_alone"]
-
-SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-"""The English name of each suit letter, for the proof's wording."""
+__all__ = ["SuitsProof", "alone", "decide_alone", "lost_alone"]
 
 
 @dataclass(frozen=True)
@@ -94,7 +92,7 @@ def decide_alone(position: Position, suits: str, node_budget: int) -> Verdict:
     """Decide the smaller game of ``position`` with only ``suits``: the solver's exhaustive
     search with the check across the redeal, at most ``node_budget`` positions. Its ``lost``
     proves ``position`` lost; its ``won`` proves nothing of ``position``."""
-    verdict, _ = _decide(alone(position, suits), node_budget, None, True, set())
+    verdict, _ = decide(alone(position, suits), node_budget, None, True, set())
     return verdict
 
 

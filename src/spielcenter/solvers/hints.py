@@ -1,8 +1,10 @@
 """The hint button: a good next move, from the player's point of view.
 
-:func:`hint` answers with a :class:`Hint`: the move (in the game's notation), what is known about
-the position (``winnable``, ``lost`` or ``unknown``), an i18n key for the text the player reads,
-and — when the position is lost and the caller passed the moves played — how far to undo.
+:func:`cruel_hint` and :func:`crazy_quilt_hint` answer with a :class:`Hint` (the server and the
+command line ask :func:`spielcenter.solvers.registry.hint`, which picks the game's): the move (in
+the game's notation), what is known about the position (``winnable``, ``lost`` or ``unknown``), an
+i18n key for the text the player reads, and — when the position is lost and the caller passed the
+moves played — how far to undo.
 
 * **Cruel** has nothing hidden, so the hint asks the solver (with a small budget): its first move
   keeps a winnable game winnable. When the solver cannot decide in its budget, a heuristic move is
@@ -28,8 +30,8 @@ from spielcenter.games.cards import Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, REDEAL, STOCK
 from spielcenter.games.cruel import Cruel, CruelState
 
-from .crazy_quilt import solve_position
 from .crazy_quilt_honest import cards_freed, known_position, rule_of_thumb
+from .crazy_quilt_search import solve_position
 from .cruel import solve
 
 HintVerdict = Literal["winnable", "lost", "unknown"]
@@ -59,28 +61,6 @@ class Hint:
     """The i18n key of the text shown with the hint (``hint.*``)."""
     undo_to: int | None = None
     """For a lost game with a known history: undo to this many moves to be winnable again."""
-
-
-def hint(
-    game: Game[Any, Any],
-    state: Any,
-    history: Sequence[str] | None = None,
-    *,
-    node_budget: int = HINT_NODE_BUDGET,
-    quilt_budget: int = QUILT_HINT_NODE_BUDGET,
-) -> Hint:
-    """A hint for ``state`` of ``game``.
-
-    ``history`` is the list of moves played from the deal's start (as a :class:`Record` keeps
-    it); with it, a hint for a lost Cruel game says how far to undo, and the Crazy Quilt hint
-    knows the stock the player turned over at a redeal. Raises ``ValueError`` for a game that
-    has no hints, or a Crazy Quilt history that does not lead to ``state``.
-    """
-    if isinstance(game, Cruel):
-        return cruel_hint(game, state, history, node_budget=node_budget)
-    if game.name == "crazy-quilt":
-        return crazy_quilt_hint(game, state, history, node_budget=quilt_budget)
-    raise ValueError(f"there are no hints for {game.name!r}; hints exist for Cruel and Crazy Quilt")
 
 
 # -- Cruel -------------------------------------------------------------------------------------

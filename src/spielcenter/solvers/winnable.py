@@ -11,8 +11,10 @@ The proof is stored, not just the number, so that a deal stays proven whichever 
 a later solver may search in another order and miss a deal an earlier one won (every Crazy Quilt
 solver change did), and a list of numbers alone could then only be checked by solving again.
 
-Reading a list is the only I/O here; a malformed file fails with :class:`WinnableListError`
-naming the file and the line.
+The I/O here is the lists' files: reading them (:func:`read_proofs`; a malformed file fails
+with :class:`WinnableListError` naming the file and the line) and writing them
+(:func:`write_list`, :func:`add_proof`: the whole file replaced at once, under a lock). Which
+solver proves a deal comes from :mod:`spielcenter.solvers.registry`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ from pathlib import Path
 from spielcenter.games.base import GameError, Status, canonical_name, get_game, variants_of
 from spielcenter.games.shuffle import DealNumberError, check_deal
 
-from .cruel import Verdict
+from .crazy_quilt import start_state
+from .crazy_quilt_beam import run_beams
+from .crazy_quilt_position import position_of
+from .registry import solver_of
+from .verdict import Verdict
 
 DIRECTORY = Path(__file__).with_name("winnable")
 """Where the lists live (shipped with the package)."""
@@ -199,25 +205,17 @@ def solve_deal(
     name = canonical_name(game)
     if beams is not None and name != "crazy-quilt":
         raise ValueError(f"{name}: the beams ({beams}) are Crazy Quilt's (not {name}'s)")
-    if name == "cruel":
-        from . import cruel
-
-        return cruel.solve(deal, variant, node_budget=node_budget, time_budget=time_budget)
-    if name == "crazy-quilt":
-        from . import crazy_quilt
-
-        if beams is not None:
-            return _beams_alone(beams, deal, variant, node_budget, time_budget)
-        return crazy_quilt.solve(deal, variant, node_budget=node_budget, time_budget=time_budget)
-    raise ValueError(f"{name}: no solver, so no winnable deals (only cruel and crazy-quilt)")
+    solver = solver_of(name)
+    if solver is None:
+        raise ValueError(f"{name}: no solver, so no winnable deals (only cruel and crazy-quilt)")
+    if beams is not None:
+        return _beams_alone(beams, deal, variant, node_budget, time_budget)
+    return solver.solve(deal, variant, node_budget=node_budget, time_budget=time_budget)
 
 
 def _beams_alone(
     beams: str, deal: int, variant: str, node_budget: int, time_budget: float | None
 ) -> Verdict:
-    from .crazy_quilt import position_of, start_state
-    from .crazy_quilt_beam import run_beams
-
     deadline = None if time_budget is None else time.monotonic() + time_budget
     position = position_of(start_state(deal, variant))
     return run_beams(beams, position, node_budget=node_budget, deadline=deadline)

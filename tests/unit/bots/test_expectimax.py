@@ -11,13 +11,13 @@ from spielcenter.bots.expectimax import (
     FULL,
     SHAPE,
     PlanAction,
-    _with_rerolls,
     best_plan,
     buy_table,
     index_of,
     keep_values,
     plan_values,
     sew_table,
+    with_rerolls,
 )
 from spielcenter.games.speedquilt.catalogue import load_catalogue
 from spielcenter.games.speedquilt.difficulty import one_turn_chance
@@ -29,7 +29,7 @@ CATALOGUE = load_catalogue()
 def test_the_one_turn_chance_of_the_tables_equals_the_exact_fraction(block_id: str) -> None:
     block = CATALOGUE.block(block_id)
     sewable = (sew_table(block, (None,) * len(block.patches)) > 0).astype(float).reshape(SHAPE)
-    chance = _with_rerolls(sewable, 2, 0.0).mean()
+    chance = with_rerolls(sewable, 2, 0.0).mean()
     assert chance == pytest.approx(float(one_turn_chance(block)), abs=1e-12)
 
 

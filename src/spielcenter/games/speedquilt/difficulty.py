@@ -180,11 +180,6 @@ class _Expectimax:
         return False
 
 
-def chances(blocks: Sequence[Block]) -> dict[str, Fraction]:
-    """The one-turn chance of each block from empty, by block id."""
-    return {block.id: one_turn_chance(block) for block in blocks}
-
-
 def ranks(values: Sequence[float]) -> list[float]:
     """The rank of each value (1 = smallest); tied values share the mean of their ranks."""
     order = sorted(range(len(values)), key=lambda i: values[i])

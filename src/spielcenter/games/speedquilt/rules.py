@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import combinations, permutations
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from spielcenter.games.base import JSON, Deal, Game, IllegalMoveError, Seat, Status
 
@@ -75,7 +75,7 @@ from .turn import (
     reason_undo,
 )
 
-__all__ = ["MAX_DECISIONS_PER_TURN", "Speedquilt"]
+__all__ = ["MAX_DECISIONS_PER_TURN", "RULES", "MoveRule", "Speedquilt"]
 
 MAX_DECISIONS_PER_TURN = 100
 """The active seat's decisions in one turn at most (a real turn takes a dozen or two). Sewing and
@@ -85,48 +85,64 @@ _CLOSING = (End, BinPlace, BinReturn)
 """What the active seat may still do at the cap: end the turn (after placing or returning a
 drawn block)."""
 
-Reason = Callable[[Context, GameState, Any, int], "str | None"]
-Apply = Callable[[Context, GameState, Any, int], None]
+R = TypeVar("R")
+Rule = Callable[[Context, GameState, Any, int], R]
+"""A rule of one move kind: it reads the context, the state, the move and the seat."""
 
-_REASONS: dict[type, Reason] = {
-    Choose: lambda c, s, m, seat: reason_choose(s, m, seat),
-    Roll: lambda c, s, m, seat: reason_roll(s, seat),
-    Keep: reason_keep,
-    Reroll: lambda c, s, m, seat: reason_reroll(c, s, seat),
-    Sew: reason_sew,
-    Buy: reason_buy,
-    BinDice: reason_bin_dice,
-    BinDraw: lambda c, s, m, seat: reason_bin_draw(s, m, seat),
-    BinPlace: lambda c, s, m, seat: reason_bin_place(s, m, seat),
-    BinReturn: lambda c, s, m, seat: reason_bin_return(s, seat),
-    Give: reason_give,
-    Pass: lambda c, s, m, seat: reason_pass(s, seat),
-    Thimble: reason_adjust,
-    Dye: reason_adjust,
-    Undo: lambda c, s, m, seat: reason_undo(s, seat),
-    End: lambda c, s, m, seat: reason_end(s, seat),
-    Remove: lambda c, s, m, seat: reason_remove(s, m),
-}
 
-_APPLIES: dict[type, Apply] = {
-    Choose: apply_choose,
-    Roll: lambda c, s, m, seat: apply_roll(c, s, seat),
-    Keep: lambda c, s, m, seat: apply_keep(s, m),
-    Reroll: lambda c, s, m, seat: apply_reroll(c, s, seat),
-    Sew: apply_sew,
-    Buy: apply_buy,
-    BinDice: apply_bin_dice,
-    BinDraw: lambda c, s, m, seat: apply_bin_draw(s, m),
-    BinPlace: apply_bin_place,
-    BinReturn: lambda c, s, m, seat: apply_bin_return(s),
-    Give: apply_give,
-    Pass: lambda c, s, m, seat: apply_pass(c, s, seat),
-    Thimble: lambda c, s, m, seat: apply_adjust(s, m, seat),
-    Dye: lambda c, s, m, seat: apply_adjust(s, m, seat),
-    Undo: lambda c, s, m, seat: apply_undo(s, seat),
-    End: lambda c, s, m, seat: apply_end(c, s, seat),
-    Remove: lambda c, s, m, seat: apply_remove(s, m),
+class MoveRule(NamedTuple):
+    """How one kind of move is checked and applied, both with one signature (:data:`Rule`)."""
+
+    reason: Rule[str | None]
+    """Why the move is not allowed now, or ``None``."""
+    apply: Rule[None]
+    """Make the move on a copy of the state (the caller checked it)."""
+
+
+# Each rule reads only what it needs; these say which, and give it the one signature.
+
+
+def _state_seat(rule: Callable[[GameState, int], R]) -> Rule[R]:
+    return lambda ctx, state, move, seat: rule(state, seat)
+
+
+def _state_move(rule: Callable[[GameState, Any], R]) -> Rule[R]:
+    return lambda ctx, state, move, seat: rule(state, move)
+
+
+def _state_move_seat(rule: Callable[[GameState, Any, int], R]) -> Rule[R]:
+    return lambda ctx, state, move, seat: rule(state, move, seat)
+
+
+def _ctx_state_seat(rule: Callable[[Context, GameState, int], R]) -> Rule[R]:
+    return lambda ctx, state, move, seat: rule(ctx, state, seat)
+
+
+def _state(rule: Callable[[GameState], R]) -> Rule[R]:
+    return lambda ctx, state, move, seat: rule(state)
+
+
+RULES: dict[type, MoveRule] = {
+    Choose: MoveRule(_state_move_seat(reason_choose), apply_choose),
+    Roll: MoveRule(_state_seat(reason_roll), _ctx_state_seat(apply_roll)),
+    Keep: MoveRule(reason_keep, _state_move(apply_keep)),
+    Reroll: MoveRule(_ctx_state_seat(reason_reroll), _ctx_state_seat(apply_reroll)),
+    Sew: MoveRule(reason_sew, apply_sew),
+    Buy: MoveRule(reason_buy, apply_buy),
+    BinDice: MoveRule(reason_bin_dice, apply_bin_dice),
+    BinDraw: MoveRule(_state_move_seat(reason_bin_draw), _state_move(apply_bin_draw)),
+    BinPlace: MoveRule(_state_move_seat(reason_bin_place), apply_bin_place),
+    BinReturn: MoveRule(_state_seat(reason_bin_return), _state(apply_bin_return)),
+    Give: MoveRule(reason_give, apply_give),
+    Pass: MoveRule(_state_seat(reason_pass), _ctx_state_seat(apply_pass)),
+    Thimble: MoveRule(reason_adjust, _state_move_seat(apply_adjust)),
+    Dye: MoveRule(reason_adjust, _state_move_seat(apply_adjust)),
+    Undo: MoveRule(_state_seat(reason_undo), _state_seat(apply_undo)),
+    End: MoveRule(_state_seat(reason_end), _ctx_state_seat(apply_end)),
+    Remove: MoveRule(_state_move(reason_remove), _state_move(apply_remove)),
 }
+"""Every kind of move with its rule: :meth:`Speedquilt.reason` and :meth:`Speedquilt.apply`
+look the move's kind up here and nowhere else."""
 
 
 class Speedquilt(Game[GameState, Move]):
@@ -173,7 +189,7 @@ class Speedquilt(Game[GameState, Move]):
             return f"it is not seat {seat}'s turn"
         if _at_cap(state, seat) and not isinstance(move, _CLOSING):
             return f"{MAX_DECISIONS_PER_TURN} decisions in one turn are the most: end the turn"
-        return _REASONS[type(move)](self.ctx, state, move, seat)
+        return RULES[type(move)].reason(self.ctx, state, move, seat)
 
     def check(self, state: GameState, move: Move, seat: Seat = 0) -> None:
         """Raise :class:`IllegalMoveError` with the reason unless the move is legal now."""
@@ -185,7 +201,7 @@ class Speedquilt(Game[GameState, Move]):
         """The position after ``move`` (a new state; the old one is untouched)."""
         after = state.copy()
         turn = after.turn
-        _APPLIES[type(move)](self.ctx, after, move, seat)
+        RULES[type(move)].apply(self.ctx, after, move, seat)
         if turn is not None and after.turn is turn and turn.seat == seat:
             turn.decisions += 1
         return after

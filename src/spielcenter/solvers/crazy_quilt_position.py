@@ -1,0 +1,132 @@
+"""Crazy Quilt in the solvers' compact form: card codes, the quilt's geometry as bit masks, the
+position and its foundations.
+
+Cards are the small integers of :mod:`spielcenter.solvers.codes`; the quilt is a 64-bit mask of
+the cells already emptied plus a mask of the available cells, updated on each removal (a gap only
+ever frees the cards whose short ends face it); stock and waste are ``bytes``. Every search of
+Crazy Quilt (:mod:`~spielcenter.solvers.crazy_quilt_search`, the beams, the suits alone) moves on
+these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from spielcenter.games.cards import ACE, KING
+from spielcenter.games.crazy_quilt import CELLS, OUTSIDE, SHORT_ENDS, QuiltState
+from spielcenter.solvers.codes import encode_card
+
+__all__ = [
+    "ALL_CELLS",
+    "EDGE",
+    "FREES",
+    "WON_FND",
+    "Fnd",
+    "Position",
+    "available",
+    "bit",
+    "founded",
+    "position_of",
+    "vanish",
+]
+
+ALL_CELLS: Final = (1 << CELLS) - 1
+
+
+# -- the quilt's geometry as bit masks -----------------------------------------------------------
+
+
+def bit(cell: int) -> int:
+    return 1 << cell
+
+
+def _frees() -> tuple[int, ...]:
+    """For each cell c, the cells whose short end faces c: emptying c makes them available."""
+    masks = [0] * CELLS
+    for cell, ends in enumerate(SHORT_ENDS):
+        for end in ends:
+            if end != OUTSIDE:
+                masks[end] |= bit(cell)
+    return tuple(masks)
+
+
+FREES: Final = _frees()
+EDGE: Final = sum(bit(c) for c, ends in enumerate(SHORT_ENDS) if OUTSIDE in ends)
+"""Cells with a short end beyond the quilt's edge: available while they hold a card."""
+
+
+def available(gone: int) -> int:
+    """The available cells of a quilt whose emptied cells are ``gone`` (computed from scratch)."""
+    free = EDGE
+    for cell in range(CELLS):
+        if gone >> cell & 1:
+            free |= FREES[cell]
+    return free & ~gone & ALL_CELLS
+
+
+def vanish(gone: int, free: int, ghosts: int) -> tuple[int, int]:
+    """Empty every ghost cell that is available, and the ghosts that frees, until none is."""
+    while free & ghosts:
+        fresh = free & ghosts
+        gone |= fresh
+        while fresh:
+            low = fresh & -fresh
+            fresh ^= low
+            free |= FREES[low.bit_length() - 1]
+        free &= ~gone
+    return gone, free
+
+
+# -- the position ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """A Crazy Quilt position in the solver's compact form (full knowledge of the stock).
+
+    ``cards`` are the quilt's 64 card codes (0 where the cell was empty from the start); ``gone``
+    the mask of empty cells; ``stock`` top card first; ``waste`` bottom to top; ``up`` / ``down``
+    the foundations' top ranks per suit ``S H D C``.
+    """
+
+    cards: bytes
+    gone: int
+    stock: bytes
+    waste: bytes
+    up: tuple[int, int, int, int]
+    down: tuple[int, int, int, int]
+    redeals_left: int
+    round_the_corner: bool
+    ghosts: int = 0
+    """Cells (a bit each) whose cards a relaxation left out: they leave once available."""
+
+
+def position_of(state: QuiltState) -> Position:
+    """The compact position of an engine state."""
+    cards = bytes(0 if card is None else encode_card(card) for card in state.quilt)
+    gone = sum(bit(cell) for cell, card in enumerate(state.quilt) if card is None)
+    return Position(
+        cards=cards,
+        gone=gone,
+        stock=bytes(encode_card(card) for card in state.stock),
+        waste=bytes(encode_card(card) for card in state.waste),
+        up=state.up,
+        down=state.down,
+        redeals_left=state.redeals_left,
+        round_the_corner=state.round_the_corner,
+    )
+
+
+# -- the foundations ---------------------------------------------------------------------------
+#
+# Inside a search the foundations are ``fnd``, a tuple of 8 ranks (up S H D C, then down
+# S H D C), so a foundation is a slot 0–7.
+
+Fnd = tuple[int, ...]
+WON_FND: Final[Fnd] = (KING,) * 4 + (ACE,) * 4
+
+
+def founded(fnd: Fnd, slot: int, rank: int) -> Fnd:
+    """The foundations after ``rank`` went onto ``slot``."""
+    return (*fnd[:slot], rank, *fnd[slot + 1 :])

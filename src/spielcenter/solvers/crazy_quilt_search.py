@@ -1,0 +1,444 @@
+"""The Crazy Quilt solver's exhaustive depth-first search (:class:`Search`, :func:`decide`).
+
+:func:`~spielcenter.solvers.crazy_quilt.solve` runs it after the cheaper trials; the beams use its
+rules on the compact node (:meth:`Search.force`, :meth:`Search.touch`,
+:meth:`Search.relaxed_clears`), the honest player and the hints call :func:`solve_position`.
+
+* **Transpositions.** Every move is irreversible (a quilt card leaves, a foundation grows, a
+  stock card is turned, a redeal is used up), so the positions form a DAG and each is searched
+  once. The two copies of a card are the same integer, so equal piles are equal keys.
+* **Turning as one move.** Turning k stock cards is one step that lands on a stock card that can
+  be used at once (it goes to a foundation, or a quilt card can be built on it); see
+  :meth:`Search.turns`. After such a step, quilt-to-foundation moves are not tried: they do not
+  depend on the stock or the waste, so they could equally have been made before turning.
+* **Safe foundation moves** are made without branching: the engine's auto-move rule
+  (:func:`spielcenter.games.crazy_quilt.auto_moves`), whose proof is in its docstring.
+* **Dead ends** on the last pass (:mod:`~spielcenter.solvers.crazy_quilt_last_pass`) and across
+  the last redeal (:meth:`Search.relaxed_clears`, :mod:`~spielcenter.solvers.crazy_quilt_relaxed`).
+* **Move order.** Foundation moves, then building on the waste, then turning (fewest cards first),
+  the redeal last.
+
+Pure: no clock unless a deadline is given, no I/O, no randomness.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from spielcenter.games.cards import ACE, KING
+from spielcenter.games.crazy_quilt import CELL_NAMES
+from spielcenter.solvers.codes import RANK
+from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
+from spielcenter.solvers.crazy_quilt_position import (
+    FREES,
+    WON_FND,
+    Fnd,
+    Position,
+    available,
+    bit,
+    founded,
+    vanish,
+)
+from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable
+from spielcenter.solvers.verdict import OutOfBudget, Verdict
+
+__all__ = ["ASSIGNMENT_WEIGHT", "DEFAULT_NODE_BUDGET", "Search", "decide", "solve_position"]
+
+DEFAULT_NODE_BUDGET: Final = 500_000
+"""Positions searched before :func:`~spielcenter.solvers.crazy_quilt.solve` answers ``unknown``
+(about 15–30 s on a laptop core)."""
+
+ASSIGNMENT_WEIGHT: Final = 10
+"""Search positions one node of :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`
+counts as, for its cost in time when it was set. A node has grown cheaper since; the weight stays,
+so that a budget means what it meant in every earlier measurement (the timings are in
+docs/winrates-crazy-quilt.md, *The thoughtful solver*)."""
+
+
+@dataclass
+class Search:
+    """One exhaustive search over positions sharing the quilt ``cards`` and the variant."""
+
+    cards: bytes
+    round_the_corner: bool
+    budget: int
+    clock: Callable[[], float] | None = None
+    deadline: float = 0.0
+    nodes: int = 0
+    seen: set[bytes] = field(default_factory=set)
+    cells_of: dict[int, int] = field(default_factory=dict)
+    """For each card code, the mask of the cells that hold it from the start."""
+    across_redeal: bool = False
+    """Check the relaxed game across the last redeal at every position with one redeal left."""
+    across_known: dict[bytes, bool] = field(default_factory=dict)
+    """The answers of those checks so far, by redeals left, stock, waste and foundations."""
+    check_budget: int = ASSIGNMENT_BUDGET
+    """Nodes one of those checks may use (benefit of the doubt after that)."""
+    ghosts: int = 0
+    """Cells that empty themselves as soon as they are available (:attr:`Position.ghosts`)."""
+
+    def __post_init__(self) -> None:
+        for cell, code in enumerate(self.cards):
+            if code:
+                self.cells_of[code] = self.cells_of.get(code, 0) | bit(cell)
+
+    # -- the rules on the compact node ---------------------------------------------------------
+
+    def touch(self, a: int, b: int) -> bool:
+        """Same suit and one rank apart (king and ace too, round the corner)."""
+        if a >> 4 != b >> 4:
+            return False
+        gap = abs(a - b)
+        return gap == 1 or (self.round_the_corner and gap == KING - ACE)
+
+    def _in_quilt(self, code: int, gone: int) -> bool:
+        return bool(self.cells_of.get(code, 0) & ~gone)
+
+    def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
+        """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
+
+        Safe when the card's twin is already founded (one home left) and no card of its suit one
+        rank away is in the quilt (so it can never be needed as a base on the waste).
+        """
+        suit, rank = code >> 4, code & RANK
+        if fnd[suit] == rank - 1 and fnd[4 + suit] <= rank:
+            slot = suit
+        elif fnd[4 + suit] == rank + 1 and fnd[suit] >= rank:
+            slot = 4 + suit
+        else:
+            return -1
+        base = suit << 4
+        lower = rank - 1 if rank > ACE else (KING if self.round_the_corner else 0)
+        higher = rank + 1 if rank < KING else (ACE if self.round_the_corner else 0)
+        if lower and self._in_quilt(base + lower, gone):
+            return -1
+        if higher and self._in_quilt(base + higher, gone):
+            return -1
+        return slot
+
+    def force(
+        self, gone: int, free: int, waste: bytes, fnd: Fnd, path: list[str]
+    ) -> tuple[int, int, bytes, Fnd]:
+        """Make every safe foundation move (appending them to ``path``)."""
+        moved = True
+        while moved:
+            moved = False
+            if waste:
+                slot = self._safe_slot(waste[-1], fnd, gone)
+                if slot >= 0:
+                    fnd = founded(fnd, slot, waste[-1] & RANK)
+                    waste = waste[:-1]
+                    path.append("wu" if slot < 4 else "wd")
+                    moved = True
+                    continue
+            rest = free
+            while rest:
+                low = rest & -rest
+                cell = low.bit_length() - 1
+                rest ^= low
+                code = self.cards[cell]
+                slot = self._safe_slot(code, fnd, gone)
+                if slot >= 0:
+                    fnd = founded(fnd, slot, code & RANK)
+                    gone |= low
+                    free = (free | FREES[cell]) & ~gone
+                    if free & self.ghosts:
+                        gone, free = vanish(gone, free, self.ghosts)
+                    path.append(CELL_NAMES[cell] + ("u" if slot < 4 else "d"))
+                    moved = True
+                    break
+        return gone, free, waste, fnd
+
+    def _relaxed(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
+        """The relaxed check (:func:`relaxed_possible`); its positions count as searched."""
+        possible, positions = relaxed_possible(waste, stock, self._quilt(gone), fnd, left)
+        self.nodes += positions
+        return possible
+
+    def relaxed_clears(self, stock: bytes, waste: bytes, fnd: Fnd, left: int = 1) -> bool:
+        """The relaxed check of a position with ``left`` redeals left (at least one), decided by
+        :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable` (its nodes count as searched
+        positions, :data:`ASSIGNMENT_WEIGHT` each).
+
+        Many positions share stock, waste and foundations (they differ in which copies left the
+        quilt, or in its cells): the relaxed game depends on those alone, so each is asked once.
+        """
+        key = b"".join((bytes(fnd), bytes((left, len(stock))), stock, waste))
+        known = self.across_known.get(key)
+        if known is None:
+            known, nodes = clearable(waste, stock, fnd, left, self.check_budget)
+            self.nodes += nodes * ASSIGNMENT_WEIGHT
+            self.across_known[key] = known
+        return known
+
+    def _quilt(self, gone: int) -> bytes:
+        """The codes of the cards left in the quilt."""
+        return bytes(code for cell, code in enumerate(self.cards) if code and not gone >> cell & 1)
+
+    def _usable(self, top: int, free: int, fnd: Fnd) -> bool:
+        """Whether the waste top ``top`` can be used at once: founded, or built on."""
+        suit, rank = top >> 4, top & RANK
+        if fnd[suit] == rank - 1 or fnd[4 + suit] == rank + 1:
+            return True
+        rest = free
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if self.touch(self.cards[low.bit_length() - 1], top):
+                return True
+        return False
+
+    # -- the depth-first search ----------------------------------------------------------------
+
+    def _enter(self, key: bytes) -> bool:
+        """Record a new position; ``False`` if it was searched before.
+
+        The budget is checked before the position joins ``seen``: every position in ``seen``
+        but off the path of an interrupted search was searched to the end.
+        """
+        if key in self.seen:
+            return False
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfBudget
+        if self.clock is not None and self.nodes & 1023 == 0 and self.clock() > self.deadline:
+            raise OutOfBudget
+        self.seen.add(key)
+        return True
+
+    def search(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: Fnd,
+        left: int,
+        turned: bool,
+        path: list[str],
+    ) -> bool:
+        """Whether the node can be won; on success ``path`` ends with the winning line.
+
+        ``turned``: the last step turned stock cards, so quilt-to-foundation moves (which could
+        have been made before turning) are not tried.
+        """
+        mark = len(path)
+        forced = self.force(gone, free, waste, fnd, path)
+        if len(path) > mark:
+            gone, free, waste, fnd = forced
+            turned = False
+        if fnd == WON_FND:
+            return True
+        key = b"".join(
+            (
+                gone.to_bytes(8, "little"),
+                bytes(fnd),
+                bytes((left, turned, len(stock))),
+                stock,
+                waste,
+            )
+        )
+        if turned and key[:17] + b"\x00" + key[18:] in self.seen:
+            return self._fail(path, mark)
+        if not self._enter(key):
+            return self._fail(path, mark)
+        try:
+            if not self._dead(gone, stock, waste, fnd, left, turned) and self._children(
+                gone, free, stock, waste, fnd, left, turned, path
+            ):
+                return True
+        except (OutOfBudget, RecursionError):
+            # Interrupted: the position was not searched to the end, so it must not count as
+            # lost for a later search that starts from this one's positions.
+            self.seen.discard(key)
+            raise
+        return self._fail(path, mark)
+
+    def _dead(
+        self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int, turned: bool
+    ) -> bool:
+        """Whether a relaxed game proves the position lost: the last pass's (at its start and
+        after each turn step), or the one across the last redeal (with one redeal left)."""
+        if left == 0 and (turned or not waste):
+            return not self._relaxed(gone, stock, waste, fnd, left)
+        if left == 1 and self.across_redeal:
+            return not self.relaxed_clears(stock, waste, fnd)
+        return False
+
+    @staticmethod
+    def _fail(path: list[str], mark: int) -> bool:
+        del path[mark:]
+        return False
+
+    def _children(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: Fnd,
+        left: int,
+        turned: bool,
+        path: list[str],
+    ) -> bool:
+        top = waste[-1] if waste else 0
+        cards = self.cards
+        # The waste's top card to a foundation.
+        if top:
+            suit, rank = top >> 4, top & RANK
+            for slot, want, word in ((suit, rank - 1, "wu"), (4 + suit, rank + 1, "wd")):
+                if fnd[slot] == want:
+                    path.append(word)
+                    if self.search(
+                        gone, free, stock, waste[:-1], founded(fnd, slot, rank), left, False, path
+                    ):
+                        return True
+                    path.pop()
+        # Available quilt cards to a foundation, then onto the waste.
+        builds: list[int] = []
+        rest = free
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            cell = low.bit_length() - 1
+            code = cards[cell]
+            if top and self.touch(code, top):
+                builds.append(cell)
+            if turned:
+                continue
+            suit, rank = code >> 4, code & RANK
+            after = gone | low
+            opened = (free | FREES[cell]) & ~after
+            if opened & self.ghosts:
+                after, opened = vanish(after, opened, self.ghosts)
+            for slot, want, mark in ((suit, rank - 1, "u"), (4 + suit, rank + 1, "d")):
+                if fnd[slot] == want:
+                    path.append(CELL_NAMES[cell] + mark)
+                    if self.search(
+                        after, opened, stock, waste, founded(fnd, slot, rank), left, False, path
+                    ):
+                        return True
+                    path.pop()
+        for cell in builds:
+            if left == 0 and buried(cards[cell], waste, fnd):
+                continue
+            low = bit(cell)
+            after = gone | low
+            path.append(CELL_NAMES[cell] + "w")
+            opened = (free | FREES[cell]) & ~after
+            if opened & self.ghosts:
+                after, opened = vanish(after, opened, self.ghosts)
+            if self.search(
+                after, opened, stock, waste + cards[cell : cell + 1], fnd, left, False, path
+            ):
+                return True
+            path.pop()
+        if not turned and self.turns(gone, free, stock, waste, fnd, left, path):
+            return True
+        if not stock and waste and left > 0:
+            # After a redeal the waste is empty: the only useful next step is turning again.
+            path.append("r")
+            if self.turns(gone, free, waste, b"", fnd, left - 1, path):
+                return True
+            path.pop()
+        return False
+
+    def turns(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: Fnd,
+        left: int,
+        path: list[str],
+    ) -> bool:
+        """Turn k = 1, 2 … stock cards as one step.
+
+        Only landings worth stopping at are searched: the new top card can be used at once
+        (founded or built on), or the stock is empty and a redeal is left. Stopping anywhere
+        else can only be followed by a quilt-to-foundation move, which could have come first,
+        or by turning on.
+        """
+        for k in range(1, len(stock) + 1):
+            top = stock[k - 1]
+            if left == 0 and buried(top, waste + stock[: k - 1], fnd):
+                return False  # turning on leaves the card stuck above what it needs
+            if self._usable(top, free, fnd) or (k == len(stock) and left > 0):
+                path.extend("s" * k)
+                if self.search(gone, free, stock[k:], waste + stock[:k], fnd, left, True, path):
+                    return True
+                del path[-k:]
+        return False
+
+
+def solve_position(
+    position: Position,
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    time_budget: float | None = None,
+    across_redeal: bool = False,
+) -> Verdict:
+    """Decide a compact :class:`Position` (see :func:`~spielcenter.solvers.crazy_quilt.solve`).
+
+    ``across_redeal`` adds the relaxed check across the last redeal at every position with one
+    redeal left (:meth:`Search.relaxed_clears`): its first checks in a deal are its dearest, so
+    :func:`~spielcenter.solvers.crazy_quilt.solve` uses it after a plain search; the honest player
+    uses it from the start (its searches begin after a redeal, on shorter piles), and so do the
+    hints.
+    """
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    verdict, _ = decide(position, node_budget, deadline, across_redeal, set())
+    return verdict
+
+
+def decide(
+    position: Position,
+    node_budget: int,
+    deadline: float | None,
+    across_redeal: bool,
+    lost: set[bytes],
+    checks: dict[bytes, bool] | None = None,
+) -> tuple[Verdict, set[bytes]]:
+    """One search of ``position``; ``lost`` holds positions an earlier search of the same
+    deal searched to the end without a win, ``checks`` (when given) the answers of the relaxed
+    checks across the redeal so far, and it gets this search's answers too. Returns the verdict
+    and, when the budget ran out, the positions this search (and the earlier ones) searched to
+    the end."""
+    search = Search(
+        position.cards,
+        position.round_the_corner,
+        max(node_budget, 0),
+        seen=lost,
+        across_redeal=across_redeal,
+        ghosts=position.ghosts,
+    )
+    if checks is not None:
+        search.across_known = checks
+    if deadline is not None:
+        search.clock = time.monotonic
+        search.deadline = deadline
+    path: list[str] = []
+    gone, free = vanish(position.gone, available(position.gone), position.ghosts)
+    fnd = position.up + position.down
+    try:
+        won = search.search(
+            gone,
+            free,
+            position.stock,
+            position.waste,
+            fnd,
+            position.redeals_left,
+            False,
+            path,
+        )
+    except (OutOfBudget, RecursionError):
+        # A line deeper than Python's stack allows is left undecided, never guessed. The
+        # positions left in ``seen`` were all searched to the end (the others left it).
+        return Verdict("unknown", [], search.nodes), search.seen
+    if won:
+        return Verdict("won", path, search.nodes), set()
+    return Verdict("lost", [], search.nodes), set()
