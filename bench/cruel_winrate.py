@@ -20,8 +20,9 @@ from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
-from spielcenter.cli.solve import SOLVERS, measure, parse_range
+from spielcenter.cli.solve import deal_solver, measure, parse_range
 from spielcenter.solvers.cruel import DEFAULT_NODE_BUDGET, Verdict
+from spielcenter.solvers.cruel import solve as cruel_solve
 
 RECORD_FIELDS = ("deal", "result", "nodes", "seconds")
 """The columns of ``--records``: one row per deal."""
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             range(first, last + 1),
             first,
             last,
-            SOLVERS["cruel"],
+            deal_solver(cruel_solve),
             args.budget,
             args.time_limit,
             on_deal=on_deal,

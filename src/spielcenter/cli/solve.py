@@ -39,7 +39,9 @@ Solver = Callable[[int, str, int, float | None], Verdict]
 """Solve one deal: (deal, variant, positions, seconds or ``None``) to a verdict."""
 
 
-def _solver(solve: SolveFunction) -> Solver:
+def deal_solver(solve: SolveFunction) -> Solver:
+    """A registry solver as the deal-by-deal measurement calls it (``bench/cruel_winrate.py``)."""
+
     def solve_deal(deal: int, variant: str, budget: int, time_budget: float | None) -> Verdict:
         return solve(deal, variant, node_budget=budget, time_budget=time_budget)
 
@@ -99,7 +101,7 @@ def _resolve(args: argparse.Namespace) -> tuple[str, str, Solver]:
     solver = solver_of(name)
     if solver is None:
         raise ValueError(f"{name}: not yet supported (no solver for this game yet)")
-    return name, variant, _solver(solver.solve)
+    return name, variant, deal_solver(solver.solve)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
