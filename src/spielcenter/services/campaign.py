@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from spielcenter.games.base import JSON
 from spielcenter.store.models import CampaignRecord
-from spielcenter.store.repositories import CampaignRepository
+from spielcenter.store.repositories import AccountRepository, CampaignRepository
 
 STAGES = 7
 SPOOLS = 2
@@ -214,6 +214,10 @@ async def campaign_row(db: AsyncSession, account_id: str, now: datetime) -> Camp
     """The account's campaign row, created at stage 1 with two spools on first use."""
     campaigns = CampaignRepository(db)
     row = await campaigns.get(account_id)
+    if row is None:
+        # Two first looks at once must not both make it: look again under the account's lock.
+        await AccountRepository(db).lock([account_id])
+        row = await campaigns.get(account_id)
     if row is None:
         row = CampaignRecord(
             account_id=account_id,

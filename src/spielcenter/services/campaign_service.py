@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.games.base import JSON, Status
 from spielcenter.games.seeds import SecretSeed
 from spielcenter.store.models import CampaignRecord, GameRecord
-from spielcenter.store.repositories import CampaignRepository, GameRepository
+from spielcenter.store.repositories import AccountRepository, CampaignRepository, GameRepository
 
 from .campaign import Campaign, Outcome, Stage, campaign_row, load_campaign, record_stage
 from .common import Clock, ServiceError, as_utc, new_id
@@ -61,6 +61,9 @@ class CampaignService:
         """The current stage game: the one being played, or a new one of the current stage."""
         now = self.clock()
         async with self.sessionmaker.begin() as db:
+            # Whether a stage game runs decides whether to deal one: read it under the account's
+            # lock, or two requests at once each deal a game of their own.
+            await AccountRepository(db).lock([account_id])
             row = await campaign_row(db, account_id, now)
             if row.game_id is None:
                 stage = self.campaign.stage(row.stage)

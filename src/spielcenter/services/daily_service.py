@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.games.base import JSON, Status
 from spielcenter.games.speedquilt.dice import daily_deal
 from spielcenter.store.models import DailyAttempt, GameRecord
-from spielcenter.store.repositories import DailyRepository, GameRepository
+from spielcenter.store.repositories import AccountRepository, DailyRepository, GameRepository
 
 from .common import Clock, as_utc, new_id
 from .daily import daily_variant, day_of
@@ -63,6 +63,10 @@ class DailyService:
         day = self.today()
         now = self.clock()
         async with self.sessionmaker.begin() as db:
+            # Whether she has an attempt today decides whether to deal one, and whether it is
+            # ranked: read it under her account's lock, or two requests at once each deal a
+            # ranked attempt (she would play both and keep the better).
+            await AccountRepository(db).lock([account_id])
             attempts = await DailyRepository(db).attempts_of(account_id, day)
             game_id = await _open_game(db, attempts)
             ranked = not attempts
