@@ -47,10 +47,11 @@ in docs/bots.md: mean points of a finished block over its points per count, a li
 for the flat lines how often they pay)."""
 PREFILL_FINISH = 0.5
 """How often strong reckons a block with more patches than dice (the `≥ 40` blocks) gets
-finished. Measured with the revised catalogue, dice given onto them valued by their pips: 24–52 %
-of those it held solo, 64–73 % against normal, 12–18 % against easy (docs/bots.md, "Catalogue
-balance"). A block whose only obstacle is a repeated colour (P36, P41) is reckoned like any hard
-block: one die given removes the obstacle."""
+finished: a rate between what it finishes solo, against normal (who gives many dice) and against
+easy (who gives few); measured with the revised catalogue, dice given onto them valued by their
+pips, in docs/bots.md, "Catalogue balance" → "What the table found, and what was revised".
+A block whose only obstacle is a repeated colour (P36, P41) is reckoned like any hard block: one
+die given removes the obstacle."""
 
 
 class Strong(Player):
