@@ -65,11 +65,12 @@ CLASSIC_TRIALS = (
     (REDEAL_FIRST, 5),
     (REVERSED, 3),
 )
-"""Classic's trials: the depth-first ones, and between them the best-first ones with 12 % of the
-budget (they find their wins within a few thousand positions or not at all). The reversed trial
-gets a third: with the time limit it finds some wins only after 2.5 s (deal 7718), while the
-final search (the one that proves the losses too big for a trial) found no classic win of deals
-1..10 000 that the trials miss when it had 54 % of the budget rather than 36 %."""
+"""Classic's trials: the depth-first ones, and between them the best-first ones with a small share
+of the budget (they find their wins within a few thousand positions or not at all). The reversed
+trial gets a third: with the time limit it finds some wins only late in its share, while a larger
+share for the final search (the one that proves the losses too big for a trial) found no classic
+win that the trials miss. Shares and the deals behind them: docs/winrates.md, "How the solver
+decides" ("Best-first trials") and "Classic with best-first trials"."""
 
 
 def deal_position(deal: int, variant: str = "classic") -> CruelState:
@@ -163,8 +164,9 @@ def solve(
 
 _TIME_MARGIN = 0.02
 """The share of a time budget kept back from the search for what follows its end: letting go of
-the positions it searched (up to a million, freed when :func:`solve` returns) takes about 0.5 %
-of the time it took to search them, on a busy machine as on an idle one."""
+the positions it searched (up to a million, freed when :func:`solve` returns) takes a small part
+of the time it took to search them, on a busy machine as on an idle one (measured in
+docs/winrates.md, "Classic within its time limit")."""
 
 
 class _Clock:
