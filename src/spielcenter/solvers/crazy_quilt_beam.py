@@ -4,8 +4,8 @@ search does not reach.
 The depth-first search (:mod:`spielcenter.solvers.crazy_quilt_search`) is exact, but on a classic
 deal it spends its budget on the last few stock cards of the first pass: after its first choices it
 tries every way of ending the pass before it revisits a choice made early. Winning lines dismantle
-most of the quilt during the first pass (55–60 of its 64 cards in the lines we looked at) and leave
-the waste in an order the last pass can clear, so the early choices are the ones that matter.
+most of the quilt during the first pass (how much: docs/winrates-crazy-quilt.md, reduction 9)
+and leave the waste in an order the last pass can clear, so the early choices are the ones that matter.
 
 :func:`beam_search` therefore moves through the passes one stock card at a time, keeping the
 ``width`` most promising positions at each step:
@@ -98,10 +98,9 @@ SCORES: Final[tuple[Weights, ...]] = ((2, -1), (1, 0), (1, -1))
 cards founded first; a card founded is the only progress the last pass cannot undo, while a
 quilt card gone has been founded or, worse, built onto the waste, where it covers the cards the
 last pass needs (at one step the stock cards turned are the same, so founded + waste = turned +
-gone, and founded alone ranks like founded minus waste). On 40 classic deals that 1 000 000
-positions left unknown, a beam of width 48 won 0 with the score of a first version (2, +1),
-9 with (2, -1), 7 with (1, 0) and 7 with (1, -1); the three together 14, since each wins deals
-the others miss."""
+gone, and founded alone ranks like founded minus waste). Three scores, since each wins deals the
+others miss (measured in docs/winrates-crazy-quilt.md, "The thoughtful solver", reduction 9,
+"Progress scores")."""
 
 SHAKEN_SCORE: Final[Weights] = (1, 0)
 """The progress score of the shaken beams (see :data:`SHAKE`)."""
@@ -110,21 +109,18 @@ SHAKE: Final = 3
 """How far a shaken beam's ranking may move a position: each gets, on top of its score, a share
 of ``SHAKE`` points drawn from the position and the beam's seed, so among positions within a few
 founded cards of each other a shaken beam keeps a different choice than an unshaken one (and
-each seed another). On 42 classic deals that 1 000 000 positions left unknown (every 6th of
-the 250), where the three unshaken beams of width 16 win none, shaken beams of width 16 with the
-score (1, 0) won, in the experiment that chose these numbers (its checksum covered fewer bytes
-of the position): with shake 0.7 (ties only) 0, 2, 1, 1 (seeds 1–4); 1.5: 0, 3, 4, 1, 1, 2, 2
-(seeds 1–7); 3: 1, 2, 4, 5; 5: 3, 0, 2, 2; 8: 2, 2, 3. The four of shake 3 together won 9.
-Width 8 won 1, 1, 1, 2 (half the positions), width 32 3, 3, 5 (twice the positions)."""
+each seed another). Shaken beams win deals the unshaken ones leave unknown; the shake and width
+were chosen by experiment (measured in docs/winrates-crazy-quilt.md, "The thoughtful solver",
+reduction 9, "Shaken beams, and checks shared between beams")."""
 
 SHAKEN_BEAMS: Final = 5
 """The shaken beams :func:`widening_beams` runs at each width after the unshaken ones."""
 
 BEAM_CHECK_BUDGET: Final = 20
 """Assignment nodes one relaxed check may use in the beam (benefit of the doubt after that).
-The early checks, on long piles, are nearly always clearable and dearest: with 20 instead of
-100 a first version of the beam (width 50, half a point against each waste card) won 10 of
-classic deals 1–30 instead of 11 in a third of the time."""
+The early checks, on long piles, are nearly always clearable and dearest, so a lower budget than
+the exact search's loses few wins for much less time (measured in docs/winrates-crazy-quilt.md,
+"The thoughtful solver", reduction 9)."""
 
 FINAL_BUDGET: Final = 2_000
 """Positions the exact search may use on the last pass of one position the beam hands it."""
@@ -134,11 +130,10 @@ LAST_WIDTH: Final = 16
 
 LAST_BEAMS: Final = 8
 """How many last passes the exact search gave up on one beam hands to a beam through the last
-pass: the first ones, which come from its best positions at the redeal. On the classic deals the
-wide restarts had left undecided at 60 000 000 positions, the first wide beam of 23 won at its
-first such last pass and that of 321 at its sixth; a beam through a last pass costs about
-10 000–250 000 positions, and a wide beam hands the exact search up to 144 last passes, most of
-which it gives up on (docs/winrates-crazy-quilt.md, *Beams through the last pass*)."""
+pass: the first ones, which come from its best positions at the redeal, where the wins lie; a
+beam through a last pass is dear and a wide beam hands the exact search many last passes, most
+of which it gives up on (measured in docs/winrates-crazy-quilt.md, "Beams through the last
+pass")."""
 
 Plan = tuple[Weights, int, bool]
 """One beam of :func:`widening_beams` at each width: its progress score, its seed (0: not
@@ -154,11 +149,8 @@ of :data:`SCORES`, then a *diverse* one per score, then :data:`SHAKEN_BEAMS` sha
 diverse beam keeps the best position of each foundation state before any second one of the
 same state: an unshaken beam tends to keep ``width`` variations of one line (the same cards
 founded, the same waste but for its last cards), and when that line dies they all die at the
-same stock card. On the 49 classic deals of 1–346 that the solver before them left unknown at
-3 000 000 positions, the three plain beams won none at width 16 or 48, the three diverse ones
-7 at width 16 and 10 at width 48 (12 together); :func:`~spielcenter.solvers.crazy_quilt.solve`
-at 3 000 000 positions with these plans won 15 of the 49 (5 50 162 168 204 205 206 207 236 243
-274 300 303 326 337), as many as with the diverse beams first."""
+same stock card. Diverse beams win deals the plain ones leave unknown (measured in
+docs/winrates-crazy-quilt.md, "The thoughtful solver", reduction 9, "Diverse beams")."""
 
 _GATHER_CAP: Final = 3_000
 """Positions one step may collect before turning (the best positions are expanded first)."""
@@ -549,8 +541,8 @@ def widening_beams(
     until one decides (wins, or searches everything) or ``node_budget`` positions are spent.
     Narrow beams are cheap and win some deals wide ones do not (a beam keeps what looks best
     next to what else it found), so the narrowest go first. The beams share the answers of
-    their relaxed checks, most of a beam's cost (on classic deals 4, 5, 9, 13, 14 and 19 the
-    eight beams of width 16 spent 1 878 843 positions with them shared, 2 861 193 without)."""
+    their relaxed checks, most of a beam's cost (measured in docs/winrates-crazy-quilt.md,
+    "The thoughtful solver", reduction 9, "Shaken beams, and checks shared between beams")."""
     return _beams_in_turn(position, _widening(), node_budget, deadline)
 
 
@@ -618,10 +610,9 @@ def shaken_restarts(
     they kept was a variation of one line, proven dead at the same stock card, and a wider beam
     keeps more variations of the same line. Many narrow beams, each shaken by its own seed and
     keeping the best of each foundation state first, try many different early lines for the
-    price of a few wide beams. Of the 82 classic deals of 1–1000 that
-    :func:`~spielcenter.solvers.crazy_quilt.solve` left unknown at 10 000 000 positions, these
-    restarts won 35 at the same budget, about 50 s a deal (docs/winrates-crazy-quilt.md, *Shaken
-    restarts*). Deterministic: a restart's shake is drawn from its seed, so the same budget gives
+    price of a few wide beams; they win many deals
+    :func:`~spielcenter.solvers.crazy_quilt.solve` leaves unknown at the same budget (measured in
+    docs/winrates-crazy-quilt.md, reduction 9, *Shaken restarts*). Deterministic: a restart's shake is drawn from its seed, so the same budget gives
     the same verdict and line.
     """
     return _beams_in_turn(position, _restarts(), node_budget, deadline)
@@ -665,9 +656,8 @@ def wide_restarts(
     100 000 000 positions. There the narrow beams die early because each keeps too few
     variations of a good early line to get one through the pass; a wide beam keeps enough, and
     its shake and its diversity still send each restart down other lines. A restart costs
-    about nine narrow ones, so these come second: on the 30 such classic deals of 1–1000 they
-    won 7 within 60 000 000 positions (113, 248, 441, 461, 560, 610, 917), round the corner 642
-    (docs/winrates-crazy-quilt.md, *Wide shaken beams*). Deterministic, as the narrow restarts
+    about nine narrow ones, so these come second (what they won: docs/winrates-crazy-quilt.md,
+    *Wide shaken beams*). Deterministic, as the narrow restarts
     are. Other widths are for trials (``bench/crazy_quilt_beams.py --width``).
     """
     if width < 1:
