@@ -5,7 +5,8 @@ The depth-first search (:mod:`spielcenter.solvers.crazy_quilt_search`) is exact,
 deal it spends its budget on the last few stock cards of the first pass: after its first choices it
 tries every way of ending the pass before it revisits a choice made early. Winning lines dismantle
 most of the quilt during the first pass (how much: docs/winrates-crazy-quilt.md, reduction 9)
-and leave the waste in an order the last pass can clear, so the early choices are the ones that matter.
+and leave the waste in an order the last pass can clear, so the early choices are the ones that
+matter.
 
 :func:`beam_search` therefore moves through the passes one stock card at a time, keeping the
 ``width`` most promising positions at each step:
@@ -612,8 +613,8 @@ def shaken_restarts(
     keeping the best of each foundation state first, try many different early lines for the
     price of a few wide beams; they win many deals
     :func:`~spielcenter.solvers.crazy_quilt.solve` leaves unknown at the same budget (measured in
-    docs/winrates-crazy-quilt.md, reduction 9, *Shaken restarts*). Deterministic: a restart's shake is drawn from its seed, so the same budget gives
-    the same verdict and line.
+    docs/winrates-crazy-quilt.md, reduction 9, *Shaken restarts*). Deterministic: a restart's
+    shake is drawn from its seed, so the same budget gives the same verdict and line.
     """
     return _beams_in_turn(position, _restarts(), node_budget, deadline)
 
