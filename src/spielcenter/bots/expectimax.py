@@ -82,7 +82,8 @@ def mask_colours(mask: int) -> list[int]:
 SEW_TABLES = 512
 """Sew tables kept (each 7 776 × 4 bytes: at most 16 MB). One game of four computers asks for
 about 20 new ones and keeps reusing them, so this holds the blocks of some 20 tables in play at
-once; one more costs about 1.3 ms (docs/performance.md, "Soak")."""
+once; what a miss costs is measured in docs/performance.md, "Where the memory went, and the
+bounds now"."""
 
 
 @block_cache(maxsize=SEW_TABLES)
