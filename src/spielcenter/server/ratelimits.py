@@ -9,10 +9,10 @@ Messages are counted per account, over all its sockets together, by :class:`Mess
 token bucket in the memory of the process holding the sockets. A message is the hot path (700
 players send several a second), so the check is a dict lookup and a little arithmetic; the
 ``limits`` memory storage cost too much of the server's time at 700 players (issue 40: a lock,
-a list per key and a timer thread expiring keys; measured in docs/server.md, "WebSocket"). Not sharing it through Redis is deliberate: a
-round trip per message would cost more than the flood it stops, and the budget protects the
-process that does the work (an account's sockets on P processes get at most P budgets, each
-process at most one).
+a list per key and a timer thread expiring keys; measured in docs/server.md, "WebSocket").
+Not sharing it through Redis is deliberate: a round trip per message would cost more than the
+flood it stops, and the budget protects the process that does the work (an account's sockets on
+P processes get at most P budgets, each process at most one).
 """
 
 from __future__ import annotations
