@@ -2,7 +2,7 @@
 
 argon2 costs about 125 ms of CPU and 64 MiB per call, by design. On the event loop's default
 executor a flood of claims or logins would take every thread the hints and the computer players
-search on (issue 37: 80 claims moved a bystander's ``/health`` from 32 ms to 304 ms). So hashing
+search on (issue 37; measured in docs/server.md, "Accounts and sessions"). So hashing
 has ``workers`` threads of its own, and never more than that many hashes run at once.
 
 The semaphore comes before the pool on purpose: a request waits for its turn in asyncio, where a
