@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -28,46 +28,54 @@ TRIALS = 10
 _names = itertools.count(1)
 
 
-async def _first_looks_at_the_campaign(platform: Platform, progress: ProgressServices) -> list[Any]:
-    """A new account asks for its campaign and its stage game five times at once."""
+Asks = Callable[[ProgressServices, str], list[Coroutine[Any, Any, Any]]]
+"""The requests one new account makes at once, given the services and its id."""
+
+
+async def _new_account_asks(
+    platform: Platform, progress: ProgressServices, asks: Asks
+) -> list[Any]:
     _token, login = await platform.accounts.new_guest()
     await platform.accounts.claim(login, f"Renner{next(_names)}", "geheim-1234")
-    campaign, account = progress.campaign, login.account_id
-    asks = [campaign.status(account), campaign.play(account), campaign.status(account)]
-    asks += [campaign.play(account), campaign.play(account)]
-    return list(await asyncio.gather(*asks, return_exceptions=True))
+    return list(await asyncio.gather(*asks(progress, login.account_id), return_exceptions=True))
+
+
+def at_once(device: TestClient, asks: Asks) -> list[Any]:
+    """What the requests of a new account came to, sent at once; none may fail."""
+    platform: Platform = device.app.state.platform  # type: ignore[attr-defined]
+    progress: ProgressServices = device.app.state.progress  # type: ignore[attr-defined]
+    answers = device.portal.call(_new_account_asks, platform, progress, asks)  # type: ignore[union-attr]
+    assert not [a for a in answers if isinstance(a, BaseException)], answers
+    return answers
+
+
+def _looks_and_plays(progress: ProgressServices, account: str) -> list[Coroutine[Any, Any, Any]]:
+    campaign = progress.campaign
+    looks = [campaign.status(account) for _ in range(2)]
+    plays = [campaign.play(account) for _ in range(3)]
+    return [plays[0], looks[0], plays[1], looks[1], plays[2]]
 
 
 def test_looking_at_the_campaign_and_playing_it_at_once_makes_one_campaign_and_one_game(
     devices: Callable[..., TestClient],
 ) -> None:
     device = devices()
-    platform: Platform = device.app.state.platform  # type: ignore[attr-defined]
-    progress: ProgressServices = device.app.state.progress  # type: ignore[attr-defined]
     for _ in range(TRIALS):
-        answers = device.portal.call(_first_looks_at_the_campaign, platform, progress)  # type: ignore[union-attr]
-        assert not [a for a in answers if isinstance(a, BaseException)], answers
+        answers = at_once(device, _looks_and_plays)
         played = [a["game"]["id"] for a in answers if "game" in a]
         assert len(played) == 3 and len(set(played)) == 1  # one stage game for all three
         assert all(a.get("stage", a.get("campaign", {}).get("stage")) == 1 for a in answers)
 
 
-async def _first_plays_of_the_day(platform: Platform, progress: ProgressServices) -> list[Any]:
-    """A new account asks for today's quilt five times at once."""
-    _token, login = await platform.accounts.new_guest()
-    await platform.accounts.claim(login, f"Tagtraum{next(_names)}", "geheim-1234")
-    plays = [progress.daily.play(login.account_id) for _ in range(5)]
-    return list(await asyncio.gather(*plays, return_exceptions=True))
+def _daily_plays(progress: ProgressServices, account: str) -> list[Coroutine[Any, Any, Any]]:
+    return [progress.daily.play(account) for _ in range(5)]
 
 
 def test_five_first_plays_of_the_daily_quilt_at_once_deal_one_ranked_attempt(
     devices: Callable[..., TestClient],
 ) -> None:
     device = devices()
-    platform: Platform = device.app.state.platform  # type: ignore[attr-defined]
-    progress: ProgressServices = device.app.state.progress  # type: ignore[attr-defined]
     for _ in range(TRIALS):
-        answers = device.portal.call(_first_plays_of_the_day, platform, progress)  # type: ignore[union-attr]
-        assert not [a for a in answers if isinstance(a, BaseException)], answers
+        answers = at_once(device, _daily_plays)
         assert len({a["game"]["id"] for a in answers}) == 1  # one game, continued by the rest
         assert all(a["ranked"] for a in answers)  # and it is the ranked one
