@@ -164,6 +164,69 @@ def test_the_graph_holds_every_layer(graph: dict[str, set[str]]) -> None:
     assert {place(module) for module in graph} == set().union(*LAYERS)
 
 
+SERVICES_MAY_IMPORT = ("sqlalchemy.ext.asyncio", "sqlalchemy.exc")
+"""What a service may take from SQLAlchemy: the session it hands to repositories, and the errors
+it turns into its own. Queries (``select``, ``update``, ``text`` …) live in the store."""
+QUERY_CALLS = frozenset({"execute", "scalar", "scalars", "stream", "text", "lock_rows"})
+"""Calls that run SQL of the caller's own making (``lock_rows`` locks through a query too)."""
+
+
+def sql_outside_the_store(source: str) -> list[str]:
+    """What in a service module's ``source`` writes or runs SQL itself instead of asking a
+    repository of ``store/repositories.py``: an import of SQLAlchemy beyond the session and
+    its errors, or a call of :data:`QUERY_CALLS`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
+            if node.module not in SERVICES_MAY_IMPORT:
+                found.append(f"line {node.lineno}: from {node.module} import …")
+        elif isinstance(node, ast.Import):
+            found += [
+                f"line {node.lineno}: import {alias.name}"
+                for alias in node.names
+                if alias.name.startswith("sqlalchemy") and alias.name not in SERVICES_MAY_IMPORT
+            ]
+        elif isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            if name in QUERY_CALLS:
+                found.append(f"line {node.lineno}: {name}(…)")
+    return found
+
+
+def test_services_reach_the_store_only_through_repositories() -> None:
+    # The store's queries are in store/repositories.py, where the next reader looks for them
+    # (docs/architecture.md, "use case"); a service holds the session and the transaction.
+    root = Path(importlib.util.find_spec(PACKAGE).origin).parent / "services"  # type: ignore[arg-type, union-attr]
+    modules = sorted(root.glob("*.py"))
+    assert len(modules) > 10  # the check means nothing over an empty folder
+    found = {
+        module.name: sql
+        for module in modules
+        if (sql := sql_outside_the_store(module.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_sql_written_in_a_service_is_found() -> None:
+    made_up = (
+        "from sqlalchemy import select, text\n"
+        "from sqlalchemy.ext.asyncio import AsyncSession\n"
+        "import sqlalchemy.orm\n"
+        "async def count(db: AsyncSession) -> int:\n"
+        "    return await db.scalar(text('select count(*) from games'))\n"
+    )
+    assert sql_outside_the_store(made_up) == [
+        "line 1: from sqlalchemy import …",
+        "line 3: import sqlalchemy.orm",
+        "line 5: scalar(…)",
+        "line 5: text(…)",
+    ]
+    repository_use = (
+        "async def count(games: GameRepository) -> int:\n    return await games.count()\n"
+    )
+    assert sql_outside_the_store(repository_use) == []
+
+
 # -- the checks themselves, on made-up graphs ---------------------------------------------------
 
 

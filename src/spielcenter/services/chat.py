@@ -13,11 +13,11 @@ from __future__ import annotations
 import unicodedata
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON
-from spielcenter.store.models import Account, ChatLine
+from spielcenter.store.models import ChatLine
+from spielcenter.store.repositories import AccountRepository, ChatRepository
 
 from .common import Clock, ServiceError, as_utc
 
@@ -65,30 +65,21 @@ class ChatService:
         line = clean_line(text)
         now = self.clock()
         async with self.sessionmaker.begin() as db:
-            await self._check_flood(db, table_id, account_id, line, now)
+            chat = ChatRepository(db)
+            await self._check_flood(chat, table_id, account_id, line, now)
             row = ChatLine(
                 table_id=table_id, account_id=account_id, seat=seat, text=line, created_at=now
             )
-            db.add(row)
-            await db.flush()
-            name = await db.scalar(select(Account.name).where(Account.id == account_id))
+            await chat.add(row)
+            name = await AccountRepository(db).name_of(account_id)
             return _public(row, name)
 
     async def _check_flood(
-        self, db: AsyncSession, table_id: str, account_id: str, line: str, now: datetime
+        self, chat: ChatRepository, table_id: str, account_id: str, line: str, now: datetime
     ) -> None:
-        mine = (ChatLine.table_id == table_id) & (ChatLine.account_id == account_id)
-        previous = await db.scalar(
-            select(ChatLine.text).where(mine).order_by(ChatLine.id.desc()).limit(1)
-        )
-        if previous == line:
+        if await chat.last_text(table_id, account_id) == line:
             raise ServiceError("chat_repeated", "you have just written that line")
-        recent = await db.scalar(
-            select(func.count())
-            .select_from(ChatLine)
-            .where(mine, ChatLine.created_at > now - WINDOW)
-        )
-        if (recent or 0) >= BURST:
+        if await chat.count_since(table_id, account_id, now - WINDOW) >= BURST:
             raise ServiceError(
                 "chat_flood", f"at most {BURST} lines in {int(WINDOW.total_seconds())} s"
             )
@@ -96,11 +87,5 @@ class ChatService:
     async def recent(self, table_id: str, limit: int = RECENT) -> list[JSON]:
         """The last ``limit`` lines of a table, oldest first."""
         async with self.sessionmaker() as db:
-            rows = await db.execute(
-                select(ChatLine, Account.name)
-                .join(Account, Account.id == ChatLine.account_id)
-                .where(ChatLine.table_id == table_id)
-                .order_by(ChatLine.id.desc())
-                .limit(limit)
-            )
-            return [_public(line, name) for line, name in reversed(rows.all())]
+            rows = await ChatRepository(db).recent(table_id, limit)
+        return [_public(line, name) for line, name in reversed(rows)]

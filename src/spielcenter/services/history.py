@@ -18,21 +18,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.games.base import JSON, Deal, Game, GameError, Record, Seat, Status, get_game
 from spielcenter.games.speedquilt.history import replay
 from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.store.models import (
-    Account,
-    AchievementRecord,
-    TableEntry,
-    TableRecord,
-    TableResult,
-    TableSeat,
+from spielcenter.store.models import TableRecord, TableSeat
+from spielcenter.store.repositories import (
+    AccountRepository,
+    AchievementRepository,
+    GameRepository,
+    TableRepository,
+    TableResultRepository,
 )
-from spielcenter.store.repositories import GameRepository
 
 from .achievements import ACHIEVEMENTS
 from .campaign import stage_of
@@ -204,21 +202,12 @@ class HistoryService:
 
     async def _open_tables(self, account_id: str) -> list[JSON]:
         """The started tables she sits at that are not over yet, newest first."""
-        query = (
-            select(TableRecord)
-            .join(TableSeat, TableSeat.table_id == TableRecord.id)
-            .where(TableSeat.account_id == account_id, TableRecord.status == OPEN_TABLE)
-            .order_by(TableRecord.created_at.desc())
-        )
         async with self.sessionmaker() as db:
-            rows = (await db.execute(query)).scalars().all()
-            seats = select(TableSeat.table_id, func.count()).group_by(TableSeat.table_id)
+            tables = TableRepository(db)
+            rows = await tables.of_account_with_status(account_id, OPEN_TABLE)
             ids = [row.id for row in rows]
-            result = await db.execute(seats.where(TableSeat.table_id.in_(ids)))
-            counts = {table: count for table, count in result.all()}
-            last = select(TableEntry.table_id, func.max(TableEntry.created_at))
-            last = last.where(TableEntry.table_id.in_(ids)).group_by(TableEntry.table_id)
-            moved = {table: as_utc(at) for table, at in (await db.execute(last)).all()}
+            counts = await tables.seat_counts(ids)
+            moved = {table: as_utc(at) for table, at in (await tables.last_entry_at(ids)).items()}
         return [
             {
                 "table_id": row.id,
@@ -232,13 +221,8 @@ class HistoryService:
         ]
 
     async def _tables(self, account_id: str) -> list[JSON]:
-        query = (
-            select(TableResult)
-            .where(TableResult.account_id == account_id)
-            .order_by(TableResult.finished_at.desc())
-        )
         async with self.sessionmaker() as db:
-            rows = (await db.execute(query)).scalars().all()
+            rows = await TableResultRepository(db).of_account(account_id)
         return [
             {
                 "table_id": row.table_id,
@@ -287,17 +271,12 @@ class HistoryService:
         log with the view after it and its history lines; the dice as they were rolled, and
         nothing another seat kept to itself."""
         async with self.sessionmaker() as db:
-            row = await db.get(TableRecord, table_id)
-            at_table = select(TableSeat).where(TableSeat.table_id == table_id)
-            seats = list((await db.execute(at_table.order_by(TableSeat.seat))).scalars())
-            entries = select(TableEntry.seat, TableEntry.move).where(
-                TableEntry.table_id == table_id
-            )
-            result = await db.execute(entries.order_by(TableEntry.seq))
-            log = [(seat, move) for seat, move in result.all()]
+            tables = TableRepository(db)
+            row = await tables.get(table_id)
+            seats = list(await tables.seats_of(table_id))
+            log = await tables.log_of(table_id)
             people = [seat.account_id for seat in seats if seat.account_id]
-            named = await db.execute(select(Account.id, Account.name).where(Account.id.in_(people)))
-            names: dict[str, str | None] = {i: name for i, name in named.all()}
+            names = await AccountRepository(db).names_of(people)
         mine = [seat.seat for seat in seats if seat.account_id == account_id]
         engine = table_engine(row)
         if row is None or engine is None or not mine:
@@ -320,9 +299,8 @@ class HistoryService:
 
     async def achievements(self, account_id: str) -> JSON:
         """Every achievement, with when (and by which game) the account earned it, if it did."""
-        query = select(AchievementRecord).where(AchievementRecord.account_id == account_id)
         async with self.sessionmaker() as db:
-            have = {row.key: row for row in (await db.execute(query)).scalars().all()}
+            have = {row.key: row for row in await AchievementRepository(db).of_account(account_id)}
         listed = []
         for achievement in ACHIEVEMENTS:
             row = have.get(achievement.key)

@@ -24,19 +24,11 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, exists, func, literal, not_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.bots import LEVELS
-from spielcenter.store.locks import lock_rows
-from spielcenter.store.models import (
-    Account,
-    LedgerEntry,
-    SeatClock,
-    TableRecord,
-    TableSeat,
-    TableSetup,
-)
+from spielcenter.store.models import SeatClock, TableRecord, TableSeat, TableSetup
+from spielcenter.store.repositories import TableRepository
 
 from .clocks import GIVING_SECONDS, THINK_SECONDS, ClockKind, Timing
 from .common import Clock, ServiceError, new_id
@@ -150,11 +142,11 @@ class LobbyService:
                 refusal = await stake_refusal(db, account_id, new.stake, now)
                 if refusal is not None:
                     raise refusal
-            db.add(row)
-            await db.flush()  # the table row first: the others refer to it
-            db.add(setup)
-            db.add_all(seats)
-            await db.flush()
+            tables = TableRepository(db)
+            tables.add(row)
+            await tables.flush()  # the table row first: the others refer to it
+            tables.add_all([setup, *seats])
+            await tables.flush()
             if all(seat.account_id or seat.level for seat in seats):
                 await self._start(db, row.id)
         return row.id
@@ -163,22 +155,12 @@ class LobbyService:
         """The public tables waiting for people, oldest first (none a seated person can no longer
         pay: such a table is withdrawn when it is next touched, and never listed)."""
         async with self.sessionmaker() as db:
-            result = await db.execute(
-                select(TableRecord.id)
-                .join(TableSetup, TableSetup.table_id == TableRecord.id)
-                .where(
-                    TableRecord.status == WAITING,
-                    TableSetup.private.is_(False),
-                    not_(_cannot_start()),
-                )
-                .order_by(TableRecord.created_at, TableRecord.id)
-            )
-            return list(result.scalars())
+            return await TableRepository(db).waiting_public(WAITING)
 
     async def by_invite(self, code: str) -> str:
         """The table of an invitation code; ``not_found`` if none."""
         async with self.sessionmaker() as db:
-            found = await db.scalar(select(TableSetup.table_id).where(TableSetup.invite == code))
+            found = await TableRepository(db).by_invite(code)
         if found is None:
             raise ServiceError("not_found", "no table has this invitation")
         return found
@@ -199,8 +181,9 @@ class LobbyService:
         self, db: AsyncSession, account_id: str, table_id: str, invite: str | None
     ) -> bool | None:
         """:meth:`join` in its transaction; ``None`` if the table was withdrawn instead."""
-        await lock_rows(db, TableRecord, [table_id])  # one change of this table at a time
-        row, setup, seats = await self._waiting(db, table_id)
+        tables = TableRepository(db)
+        await tables.lock([table_id])  # one change of this table at a time
+        row, setup, seats = await self._waiting(tables, table_id)
         if any(seat.account_id == account_id for seat in seats):
             raise ServiceError("already_seated", "you already sit at this table")
         if setup.private and invite != setup.invite:
@@ -214,26 +197,10 @@ class LobbyService:
             refusal = await stake_refusal(db, account_id, setup.stake, self.clock())
             if refusal is not None:  # about her own account: she may hear why
                 raise refusal
-            unpayable = (
-                select(_cannot_start())
-                .select_from(TableRecord)
-                .join(TableSetup, TableSetup.table_id == TableRecord.id)
-                .where(TableRecord.id == table_id)
-            )
-            if await db.scalar(unpayable):  # someone seated before can no longer pay
+            if await tables.cannot_start(table_id):  # someone seated before can no longer pay
                 row.status = CANCELLED
                 return None
-        taken = await db.execute(
-            update(TableSeat)
-            .where(
-                TableSeat.table_id == table_id,
-                TableSeat.seat == free[0],
-                TableSeat.account_id.is_(None),
-                TableSeat.level.is_(None),
-            )
-            .values(account_id=account_id)
-        )
-        if taken.rowcount != 1:  # type: ignore[attr-defined]
+        if not await tables.take_seat(table_id, free[0], account_id):
             raise ServiceError("table_full", "that seat was taken a moment ago")
         if len(free) == 1:
             await self._start(db, table_id)
@@ -243,48 +210,33 @@ class LobbyService:
     async def leave(self, account_id: str, table_id: str) -> None:
         """Give up a seat before the start; the table is cancelled when no person is left."""
         async with self.sessionmaker.begin() as db:
-            await lock_rows(db, TableRecord, [table_id])  # not while someone joins
-            row, _setup, seats = await self._waiting(db, table_id)
+            tables = TableRepository(db)
+            await tables.lock([table_id])  # not while someone joins
+            row, _setup, seats = await self._waiting(tables, table_id)
             if not any(seat.account_id == account_id for seat in seats):
                 raise ServiceError("not_seated", "you have no seat at this table")
-            await db.execute(
-                update(TableSeat)
-                .where(TableSeat.table_id == table_id, TableSeat.account_id == account_id)
-                .values(account_id=None)
-            )
+            await tables.vacate(table_id, account_id)
             if not any(s.account_id and s.account_id != account_id for s in seats):
                 row.status = CANCELLED
 
     async def _waiting(
-        self, db: AsyncSession, table_id: str
+        self, tables: TableRepository, table_id: str
     ) -> tuple[TableRecord, TableSetup, list[TableSeat]]:
-        row = await db.get(TableRecord, table_id)
-        setup = await db.get(TableSetup, table_id)
+        row = await tables.get(table_id)
+        setup = await tables.setup_of(table_id)
         if row is None or setup is None:
             raise ServiceError("not_found", f"no lobby table {table_id!r}")
         if row.status != WAITING:
             raise ServiceError("not_waiting", f"the table is {row.status}, not waiting")
-        seats = list(
-            (
-                await db.execute(
-                    select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
-                )
-            ).scalars()
-        )
-        return row, setup, seats
+        return row, setup, list(await tables.seats_of(table_id))
 
     async def _start(self, db: AsyncSession, table_id: str) -> None:
         """Every seat is taken: stakes into the pot, the start clocks, the table open."""
         now = self.clock()
-        setup = await db.get(TableSetup, table_id)
+        tables = TableRepository(db)
+        setup = await tables.setup_of(table_id)
         assert setup is not None
-        seats = list(
-            (
-                await db.execute(
-                    select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
-                )
-            ).scalars()
-        )
+        seats = list(await tables.seats_of(table_id))
         people = [s.account_id for s in seats]
         await pay_stakes(db, table_id, people, setup.stake, now)
         if setup.stake > 0:
@@ -292,7 +244,7 @@ class LobbyService:
         timing = Timing(setup.think_seconds, setup.giving_seconds, self.clock_scale)
         length = timing.length(ClockKind.START)
         deadline = None if length is None else now + length
-        db.add_all(
+        tables.add_all(
             SeatClock(
                 table_id=table_id,
                 seat=seat.seat,
@@ -305,7 +257,7 @@ class LobbyService:
             if seat.account_id is not None
         )
         setup.started_at = now
-        await db.execute(update(TableRecord).where(TableRecord.id == table_id).values(status=OPEN))
+        await tables.set_status([table_id], OPEN)
 
     async def _withdraw_unpayable(self, db: AsyncSession, payers: list[str], table_id: str) -> None:
         """The stakes of ``table_id`` were just paid: withdraw the other waiting tables of its
@@ -315,39 +267,7 @@ class LobbyService:
         rather than waited for (waiting could close a circle with that join, which waits for the
         payers' locks we hold); that join then finds the table unpayable and withdraws it.
         """
-        theirs = select(TableSeat.table_id).where(TableSeat.account_id.in_(payers))
-        found = (
-            await db.execute(
-                select(TableRecord.id)
-                .join(TableSetup, TableSetup.table_id == TableRecord.id)
-                .where(
-                    TableRecord.status == WAITING,
-                    TableRecord.id != table_id,
-                    TableRecord.id.in_(theirs),
-                    _cannot_start(),
-                )
-                .with_for_update(of=TableRecord, skip_locked=True)
-            )
-        ).scalars()
-        unpayable = list(found)
+        tables = TableRepository(db)
+        unpayable = await tables.unpayable_of(payers, besides=table_id, waiting=WAITING)
         if unpayable:
-            await db.execute(
-                update(TableRecord).where(TableRecord.id.in_(unpayable)).values(status=CANCELLED)
-            )
-
-
-def _cannot_start() -> ColumnElement[bool]:
-    """A waiting table (joined with its setup) with a stake that a seated person can no longer
-    pay: a guest (no taler), or a balance below the stake."""
-    balance = (
-        select(func.coalesce(func.sum(LedgerEntry.amount), 0))
-        .where(LedgerEntry.account == literal("player:") + TableSeat.account_id)
-        .scalar_subquery()
-    )
-    guest = exists().where(Account.id == TableSeat.account_id, Account.name.is_(None))
-    short = exists().where(
-        TableSeat.table_id == TableRecord.id,
-        TableSeat.account_id.is_not(None),
-        or_(guest, balance < TableSetup.stake),
-    )
-    return (TableSetup.stake > 0) & short
+            await tables.set_status(unpayable, CANCELLED)

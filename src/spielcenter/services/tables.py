@@ -20,19 +20,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from spielcenter.bots import LEVELS
 from spielcenter.games.base import JSON, Deal, Game, GameError
-from spielcenter.store.models import (
-    Account,
-    SeatClock,
-    TableEntry,
-    TableRecord,
-    TableSeat,
-    TableSetup,
-)
+from spielcenter.store.models import SeatClock, TableEntry, TableRecord, TableSeat, TableSetup
+from spielcenter.store.repositories import AccountRepository, TableRepository
 
 from .common import Clock, ServiceError, as_utc, new_id
 from .deals import client_deal
@@ -108,10 +101,8 @@ async def record_finished_table(db: AsyncSession, finished: FinishedTable) -> No
     here, in the same transaction, so it happens exactly when the last entry is committed: the
     pot of a staked table is paid out here (docs/ledger.md).
     """
-    await db.execute(
-        update(TableRecord)
-        .where(TableRecord.id == finished.table_id)
-        .values(status=FINISHED, result=finished.result(), finished_at=finished.finished_at)
+    await TableRepository(db).finish(
+        finished.table_id, FINISHED, finished.result(), finished.finished_at
     )
     await pay_out(
         db,
@@ -264,41 +255,27 @@ class TableService:
             for i, level in enumerate(bots, start=1)
         ]
         async with self.sessionmaker.begin() as db:
-            db.add(row)
-            await db.flush()  # the table row first: the seats refer to it
-            db.add_all(seats)
-            names = await _names(db, [account_id])
+            tables = TableRepository(db)
+            tables.add(row)
+            await tables.flush()  # the table row first: the seats refer to it
+            tables.add_all(seats)
+            names = await AccountRepository(db).names_of([account_id])
         return StoredTable(row, seats, names, [])
 
     async def load(self, table_id: str) -> StoredTable | None:
         """The table with its seats and whole log, or ``None``."""
         async with self.sessionmaker() as db:
-            row = await db.get(TableRecord, table_id)
+            tables = TableRepository(db)
+            row = await tables.get(table_id)
             if row is None:
                 return None
-            seats = list(
-                (
-                    await db.execute(
-                        select(TableSeat)
-                        .where(TableSeat.table_id == table_id)
-                        .order_by(TableSeat.seat)
-                    )
-                ).scalars()
+            seats = list(await tables.seats_of(table_id))
+            entries = list(await tables.entries(table_id))
+            names = await AccountRepository(db).names_of(
+                s.account_id for s in seats if s.account_id
             )
-            entries = list(
-                (
-                    await db.execute(
-                        select(TableEntry)
-                        .where(TableEntry.table_id == table_id)
-                        .order_by(TableEntry.seq)
-                    )
-                ).scalars()
-            )
-            names = await _names(db, [s.account_id for s in seats if s.account_id])
-            setup = await db.get(TableSetup, table_id)
-            clocks = (
-                await db.execute(select(SeatClock).where(SeatClock.table_id == table_id))
-            ).scalars()
+            setup = await tables.setup_of(table_id)
+            clocks = await tables.clocks_of(table_id)
             auto = await _auto_continue(db, seats)
         return StoredTable(row, seats, names, entries, setup, {c.seat: c for c in clocks}, auto)
 
@@ -310,33 +287,20 @@ class TableService:
     async def save_clocks(self, table_id: str, clocks: Sequence[SeatClock]) -> None:
         """Store seat clocks and presence that changed without an entry (a warning, an absence)."""
         async with self.sessionmaker.begin() as db:
-            await _write_clocks(db, table_id, clocks)
+            await TableRepository(db).write_clocks(table_id, clocks)
 
     async def open_ids(self) -> list[str]:
         """The ids of every table still being played (to restart their actors)."""
         async with self.sessionmaker() as db:
-            result = await db.execute(
-                select(TableRecord.id)
-                .where(TableRecord.status == OPEN)
-                .order_by(TableRecord.created_at)
-            )
-            return list(result.scalars())
+            return await TableRepository(db).ids_with_status(OPEN)
 
     async def of_account(self, account_id: str, state: str | None = None) -> list[str]:
         """The ids of the tables ``account_id`` sits at, newest first (``open``/``finished``, or
         ``waiting``: the lobby tables she sits at that have not started)."""
         if state not in (None, OPEN, FINISHED, "waiting"):
             raise ServiceError("bad_request", "state is one of open, finished, waiting")
-        query = (
-            select(TableRecord.id)
-            .join(TableSeat, TableSeat.table_id == TableRecord.id)
-            .where(TableSeat.account_id == account_id)
-            .order_by(TableRecord.created_at.desc(), TableRecord.id)
-        )
-        if state is not None:
-            query = query.where(TableRecord.status == state)
         async with self.sessionmaker() as db:
-            return list((await db.execute(query)).scalars())
+            return await TableRepository(db).ids_of_account(account_id, state)
 
     async def append(
         self,
@@ -353,23 +317,20 @@ class TableService:
         decided for the person of ``seat``."""
         now = self.clock()
         async with self.sessionmaker.begin() as db:
-            db.add(
-                TableEntry(
-                    table_id=table_id,
-                    seq=seq,
-                    seat=seat,
-                    move=move,
-                    created_at=now,
-                    by_stand_in=by_stand_in,
-                )
+            tables = TableRepository(db)
+            entry = TableEntry(
+                table_id=table_id,
+                seq=seq,
+                seat=seat,
+                move=move,
+                created_at=now,
+                by_stand_in=by_stand_in,
             )
-            await _write_clocks(db, table_id, clocks)
-            await db.execute(
-                update(TableRecord).where(TableRecord.id == table_id).values(last_seq=seq)
-            )
+            await tables.append(entry)
+            await tables.write_clocks(table_id, clocks)
             if finished is not None:
                 await record_finished_table(db, finished)
-                log = await _log(db, table_id)
+                log = await tables.log_of(table_id)
                 engine = self.engine_for(finished.variant, dict(finished.options))
                 await record_finished(
                     db,
@@ -379,36 +340,12 @@ class TableService:
                 )
 
 
-async def _write_clocks(db: AsyncSession, table_id: str, clocks: Sequence[SeatClock]) -> None:
-    for clock in clocks:
-        await db.execute(
-            update(SeatClock)
-            .where(SeatClock.table_id == table_id, SeatClock.seat == clock.seat)
-            .values(
-                kind=clock.kind,
-                deadline=clock.deadline,
-                away=clock.away,
-                disconnected_at=clock.disconnected_at,
-            )
-        )
-
-
 async def _auto_continue(db: AsyncSession, seats: Sequence[TableSeat]) -> set[int]:
     people = {s.account_id: s.seat for s in seats if s.account_id is not None}
     if not people:
         return set()
-    result = await db.execute(select(Account.id, Account.settings).where(Account.id.in_(people)))
-    return {people[i] for i, settings in result.all() if (settings or {}).get("auto_continue")}
-
-
-async def _log(db: AsyncSession, table_id: str) -> list[tuple[int, str]]:
-    """The accepted decisions of a table as ``(seat, move)`` pairs, in order."""
-    result = await db.execute(
-        select(TableEntry.seat, TableEntry.move)
-        .where(TableEntry.table_id == table_id)
-        .order_by(TableEntry.seq)
-    )
-    return [(seat, move) for seat, move in result.all()]
+    settings = await AccountRepository(db).settings_of(people)
+    return {people[i] for i, chosen in settings.items() if chosen.get("auto_continue")}
 
 
 def _options(
@@ -433,13 +370,6 @@ def _options(
             raise ServiceError("bad_request", f"solo options are {', '.join(sorted(SOLO_OPTIONS))}")
         return options
     raise ServiceError("bad_request", f"unknown variant {variant!r}: table, solo or daily")
-
-
-async def _names(db: AsyncSession, account_ids: list[str]) -> dict[str, str | None]:
-    if not account_ids:
-        return {}
-    result = await db.execute(select(Account.id, Account.name).where(Account.id.in_(account_ids)))
-    return {account_id: name for account_id, name in result.all()}
 
 
 def finished_table(

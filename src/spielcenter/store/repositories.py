@@ -10,7 +10,19 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    not_,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .locks import lock_rows
@@ -18,16 +30,19 @@ from .models import (
     Account,
     AchievementRecord,
     CampaignRecord,
+    ChatLine,
     DailyAttempt,
     GameEntry,
     GameRecord,
     LedgerEntry,
     LedgerTransaction,
+    SeatClock,
     Session,
     TableEntry,
     TableRecord,
     TableResult,
     TableSeat,
+    TableSetup,
 )
 
 
@@ -55,6 +70,20 @@ class AccountRepository:
     async def name_of(self, account_id: str) -> str | None:
         """The name of the account (``None`` for a guest, or if there is no such account)."""
         return await self.db.scalar(select(Account.name).where(Account.id == account_id))
+
+    async def names_of(self, account_ids: Iterable[str]) -> dict[str, str | None]:
+        """The name of each of these accounts (``None`` for a guest); one query."""
+        wanted = list(account_ids)
+        if not wanted:
+            return {}
+        query = select(Account.id, Account.name).where(Account.id.in_(wanted))
+        return {account_id: name for account_id, name in (await self.db.execute(query)).all()}
+
+    async def settings_of(self, account_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The settings of each of these accounts (empty where none are stored); one query."""
+        query = select(Account.id, Account.settings).where(Account.id.in_(list(account_ids)))
+        rows = (await self.db.execute(query)).all()
+        return {account_id: settings or {} for account_id, settings in rows}
 
     async def lock(self, account_ids: Iterable[str]) -> None:
         """Hold these accounts' rows until the transaction ends (:func:`~.locks.lock_rows`)."""
@@ -355,6 +384,15 @@ class TableResultRepository:
         """Add one seat's result."""
         self.db.add(result)
 
+    async def of_account(self, account_id: str) -> Sequence[TableResult]:
+        """The account's results, the last finished first."""
+        query = (
+            select(TableResult)
+            .where(TableResult.account_id == account_id)
+            .order_by(TableResult.finished_at.desc())
+        )
+        return (await self.db.execute(query)).scalars().all()
+
     async def points_by_account(
         self, since: datetime | None
     ) -> Sequence[tuple[str, str | None, int, int]]:
@@ -384,6 +422,11 @@ class AchievementRepository:
     def __init__(self, db: AsyncSession) -> None:
         self.db = db
 
+    async def of_account(self, account_id: str) -> Sequence[AchievementRecord]:
+        """The achievements the account has."""
+        query = select(AchievementRecord).where(AchievementRecord.account_id == account_id)
+        return (await self.db.execute(query)).scalars().all()
+
     async def keys_of(self, account_id: str) -> set[str]:
         """The keys of the achievements the account has."""
         query = select(AchievementRecord.key).where(AchievementRecord.account_id == account_id)
@@ -395,7 +438,8 @@ class AchievementRepository:
 
 
 class TableRepository:
-    """A stored table as it was dealt and played: its row, its seats, its log."""
+    """A stored table as it was dealt and played: its row, its seats, its setup and seat clocks
+    (a lobby table), its log."""
 
     def __init__(self, db: AsyncSession) -> None:
         self.db = db
@@ -404,9 +448,23 @@ class TableRepository:
         """The table with this id, if any."""
         return await self.db.get(TableRecord, table_id)
 
+    async def setup_of(self, table_id: str) -> TableSetup | None:
+        """The setup of a lobby table (``None`` for a table without a lobby)."""
+        return await self.db.get(TableSetup, table_id)
+
     async def seats_of(self, table_id: str) -> Sequence[TableSeat]:
-        """Who sits at each seat of the table."""
-        query = select(TableSeat).where(TableSeat.table_id == table_id)
+        """Who sits at each seat of the table, in seat order."""
+        query = select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
+        return (await self.db.execute(query)).scalars().all()
+
+    async def clocks_of(self, table_id: str) -> Sequence[SeatClock]:
+        """The seat clocks of a started lobby table (one per person's seat)."""
+        query = select(SeatClock).where(SeatClock.table_id == table_id)
+        return (await self.db.execute(query)).scalars().all()
+
+    async def entries(self, table_id: str) -> Sequence[TableEntry]:
+        """The table's log, in order."""
+        query = select(TableEntry).where(TableEntry.table_id == table_id).order_by(TableEntry.seq)
         return (await self.db.execute(query)).scalars().all()
 
     async def log_of(self, table_id: str) -> list[tuple[int, str]]:
@@ -417,3 +475,237 @@ class TableRepository:
             .order_by(TableEntry.seq)
         )
         return [(seat, move) for seat, move in await self.db.execute(query)]
+
+    async def ids_with_status(self, status: str) -> list[str]:
+        """The ids of the tables with ``status``, oldest first."""
+        query = (
+            select(TableRecord.id)
+            .where(TableRecord.status == status)
+            .order_by(TableRecord.created_at)
+        )
+        return list((await self.db.execute(query)).scalars())
+
+    async def ids_of_account(self, account_id: str, status: str | None) -> list[str]:
+        """The ids of the tables ``account_id`` sits at (only those with ``status`` if given),
+        newest first."""
+        query = (
+            select(TableRecord.id)
+            .join(TableSeat, TableSeat.table_id == TableRecord.id)
+            .where(TableSeat.account_id == account_id)
+            .order_by(TableRecord.created_at.desc(), TableRecord.id)
+        )
+        if status is not None:
+            query = query.where(TableRecord.status == status)
+        return list((await self.db.execute(query)).scalars())
+
+    async def of_account_with_status(self, account_id: str, status: str) -> Sequence[TableRecord]:
+        """The tables with ``status`` that ``account_id`` sits at, newest first."""
+        query = (
+            select(TableRecord)
+            .join(TableSeat, TableSeat.table_id == TableRecord.id)
+            .where(TableSeat.account_id == account_id, TableRecord.status == status)
+            .order_by(TableRecord.created_at.desc())
+        )
+        return (await self.db.execute(query)).scalars().all()
+
+    async def seat_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """How many seats each of these tables has."""
+        query = (
+            select(TableSeat.table_id, func.count())
+            .where(TableSeat.table_id.in_(table_ids))
+            .group_by(TableSeat.table_id)
+        )
+        return {table: count for table, count in (await self.db.execute(query)).all()}
+
+    async def last_entry_at(self, table_ids: Sequence[str]) -> dict[str, datetime]:
+        """When the last entry of each of these tables was written (tables with one)."""
+        query = (
+            select(TableEntry.table_id, func.max(TableEntry.created_at))
+            .where(TableEntry.table_id.in_(table_ids))
+            .group_by(TableEntry.table_id)
+        )
+        return {table: at for table, at in (await self.db.execute(query)).all()}
+
+    async def lock(self, table_ids: Iterable[str]) -> None:
+        """Hold these tables' rows until the transaction ends (:func:`~.locks.lock_rows`)."""
+        await lock_rows(self.db, TableRecord, table_ids)
+
+    def add(self, row: TableRecord) -> None:
+        """Add a new table (flush before adding the rows that refer to it)."""
+        self.db.add(row)
+
+    def add_all(self, rows: Iterable[TableSeat | TableSetup | SeatClock]) -> None:
+        """Add the seats, setup or seat clocks of a table."""
+        self.db.add_all(rows)
+
+    async def flush(self) -> None:
+        """Write what was added so far (rows that refer to it come next)."""
+        await self.db.flush()
+
+    async def set_status(self, table_ids: Sequence[str], status: str) -> None:
+        """Give these tables ``status``."""
+        query = update(TableRecord).where(TableRecord.id.in_(table_ids)).values(status=status)
+        await self.db.execute(query)
+
+    async def finish(self, table_id: str, status: str, result: Any, at: datetime) -> None:
+        """Close a table with its end data."""
+        await self.db.execute(
+            update(TableRecord)
+            .where(TableRecord.id == table_id)
+            .values(status=status, result=result, finished_at=at)
+        )
+
+    async def append(self, entry: TableEntry) -> None:
+        """Append an accepted entry to its table's log and note its seq in the summary."""
+        self.db.add(entry)
+        await self.db.execute(
+            update(TableRecord).where(TableRecord.id == entry.table_id).values(last_seq=entry.seq)
+        )
+
+    async def write_clocks(self, table_id: str, clocks: Sequence[SeatClock]) -> None:
+        """Store the seat clocks and presence of these seats as given."""
+        for clock in clocks:
+            await self.db.execute(
+                update(SeatClock)
+                .where(SeatClock.table_id == table_id, SeatClock.seat == clock.seat)
+                .values(
+                    kind=clock.kind,
+                    deadline=clock.deadline,
+                    away=clock.away,
+                    disconnected_at=clock.disconnected_at,
+                )
+            )
+
+    # -- the lobby ------------------------------------------------------------------------------
+
+    async def waiting_public(self, waiting: str) -> list[str]:
+        """The public tables with status ``waiting`` that every seated person can still pay,
+        oldest first."""
+        result = await self.db.execute(
+            select(TableRecord.id)
+            .join(TableSetup, TableSetup.table_id == TableRecord.id)
+            .where(
+                TableRecord.status == waiting,
+                TableSetup.private.is_(False),
+                not_(_cannot_start()),
+            )
+            .order_by(TableRecord.created_at, TableRecord.id)
+        )
+        return list(result.scalars())
+
+    async def by_invite(self, code: str) -> str | None:
+        """The table of an invitation code, if any."""
+        return await self.db.scalar(select(TableSetup.table_id).where(TableSetup.invite == code))
+
+    async def cannot_start(self, table_id: str) -> bool:
+        """Whether a seated person of this staked table can no longer pay its stake."""
+        query = (
+            select(_cannot_start())
+            .select_from(TableRecord)
+            .join(TableSetup, TableSetup.table_id == TableRecord.id)
+            .where(TableRecord.id == table_id)
+        )
+        return bool(await self.db.scalar(query))
+
+    async def take_seat(self, table_id: str, seat: int, account_id: str) -> bool:
+        """Sit ``account_id`` at ``seat`` if it is still free; whether it was."""
+        taken = await self.db.execute(
+            update(TableSeat)
+            .where(
+                TableSeat.table_id == table_id,
+                TableSeat.seat == seat,
+                TableSeat.account_id.is_(None),
+                TableSeat.level.is_(None),
+            )
+            .values(account_id=account_id)
+        )
+        return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
+
+    async def vacate(self, table_id: str, account_id: str) -> None:
+        """Free the seat of ``account_id`` at this table."""
+        await self.db.execute(
+            update(TableSeat)
+            .where(TableSeat.table_id == table_id, TableSeat.account_id == account_id)
+            .values(account_id=None)
+        )
+
+    async def unpayable_of(self, payers: Sequence[str], besides: str, waiting: str) -> list[str]:
+        """The waiting tables (but ``besides``) of ``payers`` that one seated person can no
+        longer pay, each held until the transaction ends; a table another transaction holds is
+        skipped, not waited for."""
+        theirs = select(TableSeat.table_id).where(TableSeat.account_id.in_(payers))
+        found = await self.db.execute(
+            select(TableRecord.id)
+            .join(TableSetup, TableSetup.table_id == TableRecord.id)
+            .where(
+                TableRecord.status == waiting,
+                TableRecord.id != besides,
+                TableRecord.id.in_(theirs),
+                _cannot_start(),
+            )
+            .with_for_update(of=TableRecord, skip_locked=True)
+        )
+        return list(found.scalars())
+
+
+def _cannot_start() -> ColumnElement[bool]:
+    """A waiting table (joined with its setup) with a stake that a seated person can no longer
+    pay: a guest (no taler), or a balance below the stake."""
+    balance = (
+        select(func.coalesce(func.sum(LedgerEntry.amount), 0))
+        .where(LedgerEntry.account == literal("player:") + TableSeat.account_id)
+        .scalar_subquery()
+    )
+    guest = exists().where(Account.id == TableSeat.account_id, Account.name.is_(None))
+    short = exists().where(
+        TableSeat.table_id == TableRecord.id,
+        TableSeat.account_id.is_not(None),
+        or_(guest, balance < TableSetup.stake),
+    )
+    return (TableSetup.stake > 0) & short
+
+
+class ChatRepository:
+    """The chat lines of tables."""
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def add(self, line: ChatLine) -> None:
+        """Keep a new line (its id is set once this returns)."""
+        self.db.add(line)
+        await self.db.flush()
+
+    async def last_text(self, table_id: str, account_id: str) -> str | None:
+        """The text of the account's last line at this table, if any."""
+        query = (
+            select(ChatLine.text)
+            .where(_lines_of(table_id, account_id))
+            .order_by(ChatLine.id.desc())
+            .limit(1)
+        )
+        return await self.db.scalar(query)
+
+    async def count_since(self, table_id: str, account_id: str, since: datetime) -> int:
+        """How many lines the account wrote at this table after ``since``."""
+        query = (
+            select(func.count())
+            .select_from(ChatLine)
+            .where(_lines_of(table_id, account_id), ChatLine.created_at > since)
+        )
+        return int(await self.db.scalar(query) or 0)
+
+    async def recent(self, table_id: str, limit: int) -> list[tuple[ChatLine, str | None]]:
+        """The last ``limit`` lines of a table with their writers' names, newest first."""
+        rows = await self.db.execute(
+            select(ChatLine, Account.name)
+            .join(Account, Account.id == ChatLine.account_id)
+            .where(ChatLine.table_id == table_id)
+            .order_by(ChatLine.id.desc())
+            .limit(limit)
+        )
+        return [(line, name) for line, name in rows.all()]
+
+
+def _lines_of(table_id: str, account_id: str) -> ColumnElement[bool]:
+    return (ChatLine.table_id == table_id) & (ChatLine.account_id == account_id)
