@@ -13,7 +13,9 @@ the way:
   nothing: the patience games' whole move space, and in every game the moves of seats that are not
   asked and moves that were legal a moment ago but are not now;
 * every position played is recorded, and replaying the log from the deal gives each of them;
-* undo equals replay and redo restores, for every one-seat engine (its log is a ``Record``);
+* undo equals replay and redo restores, for every one-seat engine (its log is a ``Record``),
+  and for every engine through the one log every game keeps (``GameLog``: a table of two to four
+  seats takes back its last entries, by the seats that made them, through the positions played);
   Speedquilt's own ``undo`` move gives back what the seat's last sewing, buying or adjustment took;
 * text that is no move is a syntax error, not an illegal move; every move offered fits in a
   socket message.
@@ -46,6 +48,7 @@ from spielcenter.games import (
 )
 from spielcenter.games.base import RECORD_CHECKPOINT, Game
 from spielcenter.games.cards import RANKS, SUITS
+from spielcenter.games.log import REDO, UNDO, GameLog
 from spielcenter.server.websocket import MOVE_TEXT_MAX
 
 SECRET = b"conformance-secret"
@@ -383,6 +386,39 @@ def test_undo_all_the_way_back_passes_through_every_position_played(engine: Engi
         assert record.redo()
         assert game.encode(record.state) == played.positions[k]
     assert not record.redo()
+
+
+@engines
+def test_the_log_takes_back_entries_of_every_seat_through_the_positions_played(
+    engine: Engine,
+) -> None:
+    """The one log of every game (games/log.py), a table of several seats as much as a solo
+    game: its undo entries take back the last moves, each by the seat that made it, through the
+    positions actually played; redo plays them again; and the entries as a store keeps them
+    (``kind``, ``seat``, ``move``) replay to the same position."""
+    game = engine.game()
+    played = playout_of(engine, engine.deals[0])
+    steps = played.log[:40]
+    log: GameLog[Any, Any] = GameLog(game, played.deal)
+    for seat, text in steps:
+        log.play(text, seat)
+    assert game.encode(log.state) == played.positions[len(steps)]
+    back = min(20, len(steps))
+    for k in range(len(steps) - 1, len(steps) - 1 - back, -1):
+        entry = log.undo()
+        assert entry is not None and entry.kind == UNDO
+        assert (entry.seat, entry.move) == steps[k]
+        assert game.encode(log.state) == played.positions[k]
+    for k in range(len(steps) - back + 1, len(steps) + 1):
+        entry = log.redo()
+        assert entry is not None and entry.kind == REDO
+        assert (entry.seat, entry.move) == steps[k - 1]
+        assert game.encode(log.state) == played.positions[k]
+    assert log.redo() is None
+    assert [entry.seq for entry in log.entries] == list(range(1, len(steps) + 2 * back + 1))
+    stored = [(entry.kind, entry.seat, entry.move) for entry in log.entries]
+    again: GameLog[Any, Any] = GameLog.replay(game, played.deal, stored)
+    assert game.encode(again.state) == played.positions[len(steps)]
 
 
 @pytest.mark.parametrize("engine", PATIENCE, ids=str)

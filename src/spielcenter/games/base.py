@@ -182,6 +182,10 @@ class Record(Generic[S, M]):
     :data:`RECORD_CHECKPOINT`-th position is kept besides the current one: a server keeps many
     games in memory (a Speedquilt position is several kilobytes), and an undo replays at most
     ``RECORD_CHECKPOINT - 1`` moves from the checkpoint before it.
+
+    Each move remembers its seat (seat 0 unless told), so a game of several seats is taken back
+    and played again by the seats that made its moves. A game's whole log, entries and who may
+    read them, is :class:`spielcenter.games.log.GameLog`, built on this.
     """
 
     game: Game[S, M]
@@ -189,11 +193,14 @@ class Record(Generic[S, M]):
     moves: list[str] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)
     _checkpoints: list[S] = field(default_factory=list, repr=False)
+    _seats: list[Seat] = field(default_factory=list, repr=False)
+    _undone_seats: list[Seat] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         played, self.moves = self.moves, []
         self._current = self.game.start(self.deal)
         self._checkpoints = [self._current]
+        self._seats, self._undone_seats = [], [0] * len(self.undone)
         for text in played:
             self.play(text, keep_redo=True)
 
@@ -202,35 +209,50 @@ class Record(Generic[S, M]):
         """The current position."""
         return self._current
 
-    def play(self, text: str, keep_redo: bool = False) -> S:
-        """Play a move given as text (validated); a new move clears the redo list."""
-        state = self.game.play(self._current, text)
-        self.moves.append(self.game.format_move(self.game.parse_move(text)))
+    @property
+    def seats(self) -> list[Seat]:
+        """The seat of each move in :attr:`moves`."""
+        return list(self._seats)
+
+    def play(self, text: str, keep_redo: bool = False, seat: Seat = 0) -> S:
+        """Play a move of ``seat`` given as text (validated); a new move clears the redo list."""
+        state = self.game.play(self._current, text, seat)
+        self.accept(self.game.format_move(self.game.parse_move(text)), state, seat, keep_redo)
+        return state
+
+    def accept(self, text: str, state: S, seat: Seat = 0, keep_redo: bool = False) -> None:
+        """Take the move ``text`` of ``seat``, already checked and applied, whose position is
+        ``state`` (a caller that checks and applies moves itself: the live table)."""
+        self.moves.append(text)
+        self._seats.append(seat)
         self._current = state
         if len(self.moves) % RECORD_CHECKPOINT == 0:
             self._checkpoints.append(state)
         if not keep_redo:
             self.undone.clear()
-        return state
+            self._undone_seats.clear()
 
     def undo(self) -> bool:
         """Take back the last move; ``False`` if there is none."""
         if not self.moves:
             return False
         self.undone.append(self.moves.pop())
+        self._undone_seats.append(self._seats.pop())
         kept = len(self.moves) // RECORD_CHECKPOINT
         del self._checkpoints[kept + 1 :]
         state = self._checkpoints[kept]
-        for text in self.moves[kept * RECORD_CHECKPOINT :]:
-            state = self.game.play(state, text)
+        start = kept * RECORD_CHECKPOINT
+        for text, seat in zip(self.moves[start:], self._seats[start:], strict=True):
+            state = self.game.play(state, text, seat)
         self._current = state
         return True
 
     def redo(self) -> bool:
-        """Play again the last move taken back; ``False`` if there is none."""
+        """Play again the last move taken back, by its seat; ``False`` if there is none."""
         if not self.undone:
             return False
-        self.play(self.undone.pop(), keep_redo=True)
+        seat = self._undone_seats.pop() if self._undone_seats else 0
+        self.play(self.undone.pop(), keep_redo=True, seat=seat)
         return True
 
 

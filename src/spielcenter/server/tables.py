@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spielcenter.games.base import JSON, get_game
-from spielcenter.games.speedquilt.history import Entry
+from spielcenter.games.log import Entry
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.state import GameState
 from spielcenter.services.clocks import Waiting

@@ -36,6 +36,7 @@ from spielcenter.games.base import (
     Status,
     game_names,
 )
+from spielcenter.games.log import MOVE, Entry, GameLog
 from spielcenter.solvers.registry import hint, solver_of
 from spielcenter.solvers.winnable import NoWinnableListError, WinnableListError, winnable_deals
 from spielcenter.store.models import GameEntry, GameRecord
@@ -91,7 +92,8 @@ class LiveGame:
     variant: str
     deal: Deal
     engine: Game[Any, Any]
-    record: Record[Any, Any]
+    log: GameLog[Any, Any]
+    """The game's log replayed (a one-seat table of the shape every game keeps)."""
     seq: int = 0
     moves: int = 0
     started_at: datetime | None = None
@@ -100,6 +102,11 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     abandoned: bool = False
     """Given up before its end (a campaign stage left early): lost, and takes no more entries."""
+
+    @property
+    def record(self) -> Record[Any, Any]:
+        """The moves standing and those taken back, and the position they replay to."""
+        return self.log.record
 
     @property
     def status(self) -> Status:
@@ -261,9 +268,8 @@ class GameService:
                 return None
             entries = await repo.entries(game_id)
         engine = self._engine(row.game, row.variant)
-        record: Record[Any, Any] = Record(engine, dealt_from(row))
-        for entry in entries:
-            _replay(record, entry.kind, entry.move)
+        stored = [(entry.kind, 0, entry.move) for entry in entries]
+        log: GameLog[Any, Any] = GameLog.replay(engine, dealt_from(row), stored)
         live = LiveGame(
             id=row.id,
             account_id=row.account_id,
@@ -271,7 +277,7 @@ class GameService:
             variant=row.variant,
             deal=dealt_from(row),
             engine=engine,
-            record=record,
+            log=log,
             seq=row.last_seq,
             moves=row.moves,
             started_at=as_utc(row.started_at) if row.started_at else None,
@@ -383,12 +389,12 @@ class GameService:
         async with live.lock:
             self._check_playable(live, client_seq)
             try:
-                live.record.play(text)
+                entry = live.log.play(text)
             except MoveSyntaxError as exc:
                 raise ServiceError("bad_move", str(exc)) from exc
             except IllegalMoveError as exc:
                 raise ServiceError("illegal_move", str(exc)) from exc
-            return await self._commit(live, "move", live.record.moves[-1], origin)
+            return await self._commit(live, entry, origin)
 
     async def undo(
         self, account_id: str, game_id: str, client_seq: int | None = None, origin: object = None
@@ -397,9 +403,10 @@ class GameService:
         live = await self.open(account_id, game_id)
         async with live.lock:
             self._check_playable(live, client_seq)
-            if not live.record.undo():
+            entry = live.log.undo()
+            if entry is None:
                 raise ServiceError("nothing_to_undo", "there is no move to take back")
-            return await self._commit(live, "undo", live.record.undone[-1], origin)
+            return await self._commit(live, entry, origin)
 
     async def redo(
         self, account_id: str, game_id: str, client_seq: int | None = None, origin: object = None
@@ -408,9 +415,10 @@ class GameService:
         live = await self.open(account_id, game_id)
         async with live.lock:
             self._check_playable(live, client_seq)
-            if not live.record.redo():
+            entry = live.log.redo()
+            if entry is None:
                 raise ServiceError("nothing_to_redo", "there is no move to play again")
-            return await self._commit(live, "redo", live.record.moves[-1], origin)
+            return await self._commit(live, entry, origin)
 
     def _check_playable(self, live: LiveGame, client_seq: int | None) -> None:
         if live.status is not Status.PLAYING:
@@ -420,14 +428,14 @@ class GameService:
                 "stale", f"the game is at seq {live.seq}, not {client_seq}: open it again"
             )
 
-    async def _commit(self, live: LiveGame, kind: str, move: str, origin: object) -> JSON:
+    async def _commit(self, live: LiveGame, played: Entry, origin: object) -> JSON:
         """Write the entry and the game's summary in one transaction, then publish the event."""
         now = self.clock()
-        seq = live.seq + 1
+        seq, kind, move = live.seq + 1, played.kind, played.move
         status = live.status
         started_at = live.started_at or now
         finished_at = now if status is not Status.PLAYING else None
-        moves = live.moves + (kind == "move")
+        moves = live.moves + (kind == MOVE)
         entry = GameEntry(game_id=live.id, seq=seq, kind=kind, move=move, created_at=now)
         summary = {
             "last_seq": seq,
@@ -546,18 +554,6 @@ def _winnable_deal(engine: Game[Any, Any]) -> int:
             "deal a random number or a deal number instead",
         ) from None
     return secrets.choice(deals)
-
-
-def _replay(record: Record[Any, Any], kind: str, move: str | None) -> None:
-    """Apply one stored entry to a record (the log was validated when it was written)."""
-    if kind == "move" and move is not None:
-        record.play(move)
-    elif kind == "undo":
-        record.undo()
-    elif kind == "redo":
-        record.redo()
-    else:
-        raise ValueError(f"unknown log entry {kind!r}")
 
 
 def _hint_without_solver(live: LiveGame) -> Hint:

@@ -20,8 +20,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from spielcenter.games.base import JSON, Deal, Game, GameError, Record, Seat, Status, get_game
-from spielcenter.games.speedquilt.history import replay
+from spielcenter.games.base import JSON, Deal, Game, GameError, Seat, Status, get_game
+from spielcenter.games.log import MOVE, GameLog
+from spielcenter.games.speedquilt.history import table_log
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.store.models import TableRecord, TableSeat
 from spielcenter.store.repositories import (
@@ -50,16 +51,11 @@ def entry_views(
 ) -> list[JSON]:
     """The views of a one-seat game's log (``move`` / ``undo`` / ``redo`` entries) from ``seat``:
     the start, then one after each entry."""
-    record: Record[Any, Any] = Record(engine, deal)
-    views = [engine.view_for(record.state, seat)]
+    log: GameLog[Any, Any] = GameLog(engine, deal)
+    views = [engine.view_for(log.state, seat)]
     for kind, move in entries:
-        if kind == "move" and move is not None:
-            record.play(move)
-        elif kind == "undo":
-            record.undo()
-        elif kind == "redo":
-            record.redo()
-        views.append(engine.view_for(record.state, seat))
+        log.add(kind, 0, move)
+        views.append(engine.view_for(log.state, seat))
     return views
 
 
@@ -78,11 +74,12 @@ def speedquilt_steps(
     then each entry with its view, its history lines (docs/protocol.md, "History lines") and its
     move text — ``None`` where the move was private to another seat (a start choice, a thimble
     or dye-bath adjustment), exactly as the table told ``reader`` then."""
-    state = engine.start(deal)
-    steps = [_step(0, None, None, None, [], engine.view_for(state, reader))]
-    for entry, after in replay(engine, state, log):  # as the live table reads its log
+    played = table_log(engine, deal, ())  # the log as the live table keeps it
+    steps = [_step(0, None, None, None, [], engine.view_for(played.state, reader))]
+    for seat, text in log:
+        entry = played.add(MOVE, seat, text, checked=False)
         seen = entry.for_reader(reader)
-        view = engine.view_for(after, reader)
+        view = engine.view_for(played.state, reader)
         steps.append(_step(entry.seq, entry.seat, seen["move"], seen["line"], seen["also"], view))
     return steps
 

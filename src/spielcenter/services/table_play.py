@@ -24,7 +24,8 @@ import structlog
 from spielcenter.bots import Bot, get_bot
 from spielcenter.bots.player import fallback
 from spielcenter.games.base import JSON, IllegalMoveError, MoveSyntaxError, Status
-from spielcenter.games.speedquilt.history import Entry, lines_of, replay
+from spielcenter.games.log import Entry, GameLog
+from spielcenter.games.speedquilt.history import table_log
 from spielcenter.games.speedquilt.moves import Move
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.scoring import leaderboard_points
@@ -92,8 +93,8 @@ class LiveTable:
         self.clock = clock
         self.chat = chat
         self.chat_lines: list[JSON] | None = None
-        self.state: GameState = engine.start(dealt_from(stored.record))
-        self.entries: list[Entry] = []
+        log = [(e.seat, e.move) for e in stored.entries]
+        self.log: GameLog[GameState, Move] = table_log(engine, dealt_from(stored.record), log)
         self.bots: dict[int, Bot] = {
             s.seat: get_bot(s.level) for s in stored.seats if s.level is not None
         }
@@ -108,10 +109,6 @@ class LiveTable:
         self.warned: set[int] = set()
         # Seats whose person made a decision herself (a seat without one wins nothing).
         self.decided = {e.seat for e in stored.entries if not e.by_stand_in}
-        log = [(e.seat, e.move) for e in stored.entries]
-        for entry, after in replay(engine, self.state, log):
-            self.entries.append(entry)
-            self.state = after
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -121,9 +118,19 @@ class LiveTable:
         return self.stored.record.id
 
     @property
+    def state(self) -> GameState:
+        """The position: the replay of the log."""
+        return self.log.state
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The log's entries, in order."""
+        return self.log.entries
+
+    @property
     def seq(self) -> int:
         """The last entry of the log."""
-        return len(self.entries)
+        return self.log.seq
 
     @property
     def playing(self) -> bool:
@@ -186,11 +193,8 @@ class LiveTable:
     ) -> Accepted:
         """Check, apply and commit one decision of ``seat``; ``own``: her person made it (not a
         computer or a clock). A refusal changes nothing; if the write fails, neither."""
-        before = self.state
         move = self._checked(seat, text, client_seq)
-        after = self.engine.apply(before, move, seat)
-        lines = lines_of(self.engine, before, after, seat, move)
-        entry = Entry(self.seq + 1, seat, self.engine.format_move(move), lines)
+        entry, after = self.log.step(seat, move)
         finished = self._finished(after, {seat} if own else set())
         clocks = self._reclock(after, seat)
         stand_in = not own and seat not in self.bots
@@ -199,8 +203,7 @@ class LiveTable:
         if own:
             self.decided.add(seat)
         returned = self._keep_clocks(clocks)
-        self.state = after
-        self.entries.append(entry)
+        self.log.accept(entry, after)
         self._note_end(entry.seq, finished)
         return Accepted(entry, tuple(returned))
 

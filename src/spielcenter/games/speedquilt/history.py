@@ -7,16 +7,18 @@ seat (a start choice, a blind-drawn block, a thimble or dye-bath adjustment) app
 own line; the line everyone else reads leaves it out, or is ``None`` when nothing is left.
 
 It sits next to ``views.py`` because it is the same rule for a move that ``view_for`` is for a
-position: what each seat may read. The table, the replays and the solo screen all ask it here.
+position: what each seat may read. The table, the replays and the solo screen all ask it here;
+the log these lines belong to is the one every game keeps (:mod:`spielcenter.games.log`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from spielcenter.games.base import JSON, Seat
+from spielcenter.games.base import JSON, Deal, Seat
+from spielcenter.games.log import MOVE, Entry, EntryLines, GameLog
 
 from .model import Cell
 from .moves import (
@@ -44,60 +46,14 @@ from .state import GameState, Phase
 if TYPE_CHECKING:
     from .rules import Speedquilt
 
-__all__ = ["Entry", "EntryLines", "lines_of", "replay"]
+__all__ = ["Entry", "EntryLines", "lines_of", "table_log"]
 
 
-@dataclass(frozen=True)
-class EntryLines:
-    """The history of one entry: the decider's line, everyone else's, and what follows from it.
-
-    ``private`` says that the move text itself is for the deciding seat only.
-    """
-
-    own: JSON | None
-    public: JSON | None
-    also: list[JSON] = field(default_factory=list)
-    private: bool = False
-
-    def line_for(self, decider: int, reader: int | None) -> JSON | None:
-        """The line ``reader`` (a seat, or ``None`` for a spectator) may read."""
-        return self.own if reader == decider else self.public
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One decision of a table's log: its number, the deciding seat, the move's text and its
-    history lines. The live table and the replays read a log as these alike."""
-
-    seq: int
-    seat: int
-    move: str
-    lines: EntryLines
-
-    def for_reader(self, reader: int | None) -> JSON:
-        """The entry as ``reader`` (a seat, ``None``: a spectator) may see it: the move text
-        only where it is not private to another seat."""
-        mine = reader == self.seat
-        return {
-            "seq": self.seq,
-            "seat": self.seat,
-            "move": self.move if mine or not self.lines.private else None,
-            "line": self.lines.line_for(self.seat, reader),
-            "also": list(self.lines.also),
-        }
-
-
-def replay(
-    game: Speedquilt, state: GameState, log: Iterable[tuple[Seat, str]]
-) -> Iterator[tuple[Entry, GameState]]:
-    """The entries of a log of ``(seat, move text)`` played from ``state`` (numbered from 1),
-    each with the position after it. The log was checked when it was written: its moves are
-    applied without checking them again."""
-    for seq, (seat, text) in enumerate(log, start=1):
-        move = game.parse_move(text)
-        after = game.apply(state, move, seat)
-        yield Entry(seq, seat, text, lines_of(game, state, after, seat, move)), after
-        state = after
+def table_log(game: Speedquilt, deal: Deal, log: Iterable[tuple[Seat, str]]) -> GameLog[Any, Any]:
+    """A stored Speedquilt log of ``(seat, move text)`` as a :class:`GameLog` with its history
+    lines (the moves were checked when they were written: they are applied, not checked)."""
+    stored = ((MOVE, seat, text) for seat, text in log)
+    return GameLog.replay(game, deal, stored, partial(lines_of, game), checked=False)
 
 
 def _cell(cell: Cell) -> str:
