@@ -11,15 +11,20 @@ both and keep the better).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
-from collections.abc import Callable, Coroutine
+import sqlite3
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from spielcenter.server.deps import Platform
 from spielcenter.services.progress import ProgressServices
+from spielcenter.settings import Settings
 
+from ..server.conftest import csrf
 from .conftest import devices, make_table_app
 
 __all__ = ["devices", "make_table_app"]  # fixtures used by the tests below
@@ -79,3 +84,34 @@ def test_five_first_plays_of_the_daily_quilt_at_once_deal_one_ranked_attempt(
         answers = at_once(device, _daily_plays)
         assert len({a["game"]["id"] for a in answers}) == 1  # one game, continued by the rest
         assert all(a["ranked"] for a in answers)  # and it is the ranked one
+
+
+@contextlib.contextmanager
+def another_writer(settings: Settings) -> Iterator[None]:
+    """Another connection holds SQLite's one writer (as a busy server's log writer does, batch
+    after batch) until the block ends."""
+    holder = sqlite3.connect(settings.DATA_DIR / "spielcenter.sqlite3", isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        yield
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+@pytest.mark.parametrize("page", ["campaign", "daily"])
+def test_continuing_a_game_takes_no_writer_so_a_busy_database_does_not_fail_it(
+    devices: Callable[..., TestClient], settings: Settings, database_url: str | None, page: str
+) -> None:
+    # Only dealing a game needs the account's lock (docs/security.md, "Fair play"): a play that
+    # continues the game already dealt only reads. On SQLite the lock is the one writer; taken
+    # by every play, a play under load waited for it past busy_timeout and answered 500.
+    if database_url is not None:
+        pytest.skip("PostgreSQL locks the account's row, not the database: no writer to wait for")
+    device = devices()
+    first = device.post(f"/api/{page}/play", headers=csrf(device))
+    assert first.status_code == 200, first.text
+    with another_writer(settings):
+        again = device.post(f"/api/{page}/play", headers=csrf(device))
+    assert again.status_code == 200, again.text
+    assert again.json()["game"]["id"] == first.json()["game"]["id"]

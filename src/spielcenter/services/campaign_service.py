@@ -60,9 +60,16 @@ class CampaignService:
     async def play(self, account_id: str) -> JSON:
         """The current stage game: the one being played, or a new one of the current stage."""
         now = self.clock()
+        async with self.sessionmaker() as db:
+            # A stage game dealt already is continued: that only reads (no lock, no writer: on
+            # SQLite the lock is the one writer, which a busy server may hold past busy_timeout).
+            running = await CampaignRepository(db).get(account_id)
+            if running is not None and running.game_id is not None:
+                campaign, game_id = self._json(running), running.game_id
+                return {"campaign": campaign, "game": await self.games.summary(account_id, game_id)}
         async with self.sessionmaker.begin() as db:
-            # Whether a stage game runs decides whether to deal one: read it under the account's
-            # lock, or two requests at once each deal a game of their own.
+            # Whether a stage game runs decides whether to deal one: read it again under the
+            # account's lock, or two requests at once each deal a game of their own.
             await AccountRepository(db).lock([account_id])
             row = await campaign_row(db, account_id, now)
             if row.game_id is None:

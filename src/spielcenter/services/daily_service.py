@@ -62,22 +62,33 @@ class DailyService:
         """Today's quilt: the unfinished game of today, or a new one (ranked if it is the first)."""
         day = self.today()
         now = self.clock()
-        async with self.sessionmaker.begin() as db:
-            # Whether she has an attempt today decides whether to deal one, and whether it is
-            # ranked: read it under her account's lock, or two requests at once each deal a
-            # ranked attempt (she would play both and keep the better).
-            await AccountRepository(db).lock([account_id])
+        async with self.sessionmaker() as db:
+            # Today's unfinished game is continued: that only reads (no lock, no writer: on
+            # SQLite the lock is the one writer, which a busy server may hold past busy_timeout).
             attempts = await DailyRepository(db).attempts_of(account_id, day)
             game_id = await _open_game(db, attempts)
-            ranked = not attempts
-            if game_id is None:
-                game = self._new_game(account_id, day, now)
-                await _add_attempt(db, game, day, ranked, now)
-                game_id = game.id
-            else:
-                ranked = any(a.ranked and a.game_id == game_id for a in attempts)
+        if game_id is None:
+            game_id, attempts = await self._deal_if_none(account_id, day, now)
+        ranked = any(a.ranked and a.game_id == game_id for a in attempts)
         summary = await self.games.summary(account_id, game_id)
         return {"day": day, "ranked": ranked, "game": summary}
+
+    async def _deal_if_none(
+        self, account_id: str, day: str, now: datetime
+    ) -> tuple[str, list[DailyAttempt]]:
+        """Today's unfinished game, dealt now if there is none; with today's attempts."""
+        async with self.sessionmaker.begin() as db:
+            # Whether she has an attempt today decides whether to deal one, and whether it is
+            # ranked: read it again under her account's lock, or two requests at once each deal
+            # a ranked attempt (she would play both and keep the better).
+            await AccountRepository(db).lock([account_id])
+            attempts = list(await DailyRepository(db).attempts_of(account_id, day))
+            game_id = await _open_game(db, attempts)
+            if game_id is None:
+                game = self._new_game(account_id, day, now)
+                attempts.append(await _add_attempt(db, game, day, not attempts, now))
+                game_id = game.id
+        return game_id, attempts
 
     def _new_game(self, account_id: str, day: str, now: datetime) -> GameRecord:
         return GameRecord(
@@ -96,13 +107,14 @@ class DailyService:
 
 async def _add_attempt(
     db: AsyncSession, game: GameRecord, day: str, ranked: bool, now: datetime
-) -> None:
+) -> DailyAttempt:
     GameRepository(db).add(game)
     await db.flush()  # the attempt refers to the game row
     attempt = DailyAttempt(
         game_id=game.id, account_id=game.account_id, day=day, ranked=ranked, created_at=now
     )
     DailyRepository(db).add(attempt)
+    return attempt
 
 
 async def _open_game(db: AsyncSession, attempts: Sequence[DailyAttempt]) -> str | None:
