@@ -127,15 +127,20 @@ class Judgement:
         """Expected points her choice left on the table (never negative)."""
         return max(0.0, self.best_points - self.points)
 
-    def to_json(self, game: Speedquilt) -> JSON:
-        """JSON-ready, with her moves and the better choice as move notation."""
+    def to_json(self, game: Speedquilt, n: int = 0) -> JSON:
+        """JSON-ready (``n``: its number in the review), with her moves and the better choice
+        as move notation (a basket kept whole is "stop rolling")."""
         d = self.decision
+        moves = [game.format_move(m) for m in d.moves]
+        if d.kind == "roll" and d.moves == (Keep(COLOURS),):
+            moves = ["stop rolling"]
         return {
+            "n": n,
             "seq": d.seq,
             "step": d.step,
             "round": d.round,
             "kind": self.kind,
-            "moves": [game.format_move(m) for m in d.moves],
+            "moves": moves,
             "points": round(self.points, 2),
             "best": list(self.best),
             "best_points": round(self.best_points, 2),
@@ -180,9 +185,9 @@ class Review:
                 "verdicts": verdicts,
                 "left": {k: round(v, 2) for k, v in self.left_by_kind().items()},
                 "left_total": round(sum(self.left_by_kind().values()), 2),
-                "costliest": [j.decision.seq for j in self.costliest()],
+                "costliest": [self.judgements.index(j) for j in self.costliest()],
             },
-            "decisions": [j.to_json(game) for j in self.judgements],
+            "decisions": [j.to_json(game, n) for n, j in enumerate(self.judgements)],
         }
 
 
@@ -264,7 +269,7 @@ class _Walker:
             turn = before.turn
             assert turn is not None
             if not turn.rolling_over and _rerolls_left(game, _belief(game, view, self), self.seat):
-                self._decision(seq, before, "roll", (Keep(tuple(COLOURS)),))
+                self._decision(seq, before, "roll", (Keep(COLOURS),))
             self.acting = (seq, before)
         if mine and isinstance(move, _UNDOABLE):
             self.done.append(move)
