@@ -52,11 +52,11 @@ from spielcenter.games.speedquilt.moves import (
     Undo,
 )
 from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.games.speedquilt.state import GameState, TurnKind
+from spielcenter.games.speedquilt.state import GameState, TurnKind, TurnState
 from spielcenter.games.speedquilt.turn import BASE_ROLLS
 
 from .evaluation import Outlook, free_cells, needs_dice_first, one_turn_chance
-from .expectimax import FULL, PlanAction, best_plan, keep_values, mask_colours
+from .expectimax import FULL, best_plan, keep_values, mask_colours
 from .player import FULL_QUILT, Player, _rerolls_left, _seen, live_masks
 from .position import rebuild, unseen_blocks
 from .strong import Strong
@@ -121,6 +121,9 @@ class Judgement:
     best: tuple[str, ...]
     noise: float
     verdict: str
+    own: float = 0.0
+    """The expected points of her move alone (an action, a die given, a drawn block laid), as
+    the strong player values it; the calibration in bench/review.py adds these up."""
 
     @property
     def loss(self) -> float:
@@ -237,10 +240,8 @@ class _Walker:
         self.game, self.seat = game, seat
         self.found: list[Decision] = []
         self.memory: dict[str, Any] = {}
-        self.acting: tuple[int, GameState] | None = None
-        """The first entry of this turn's actions and the position before it."""
-        self.done: list[Move] = []
-        """Her sewing, buying, thimble and dye moves of this turn that stand (undo pops)."""
+        self.undoable: list[Decision | None] = []
+        """Her moves of this turn that undo can take back, with the decision each one was."""
 
     def _decision(self, seq: int, before: GameState, kind: str, moves: tuple[Move, ...]) -> None:
         view = self.game.view_for(before, self.seat)
@@ -251,8 +252,8 @@ class _Walker:
         """Her move ``move`` (entry ``seq``) took ``before`` to ``after``."""
         game = self.game
         view = game.view_for(before, self.seat)
-        own = before.turn is not None and before.turn.kind is TurnKind.OWN
-        mine = own and before.turn is not None and before.turn.seat == self.seat
+        turn = before.turn
+        mine = turn is not None and turn.kind is TurnKind.OWN and turn.seat == self.seat
         if isinstance(move, Choose):
             self._decision(seq, before, "start", (move,))
         elif isinstance(move, Remove):
@@ -262,39 +263,31 @@ class _Walker:
         elif isinstance(move, BinPlace | BinReturn):
             self._decision(seq, before, "drawn", (move,))
         elif mine and isinstance(move, Reroll):
-            assert before.turn is not None
-            basket = tuple(before.turn.basket)
-            self._decision(seq, before, "roll", (Keep(basket), move))
-        elif mine and isinstance(move, (*_ACTING, End)) and self.acting is None:
-            turn = before.turn
             assert turn is not None
-            if not turn.rolling_over and _rerolls_left(game, _belief(game, view, self), self.seat):
-                self._decision(seq, before, "roll", (Keep(COLOURS),))
-            self.acting = (seq, before)
+            self._decision(seq, before, "roll", (Keep(tuple(turn.basket)), move))
+        elif mine and isinstance(move, (*_ACTING, End)):
+            assert turn is not None
+            belief = rebuild(view, game.ctx.catalogue, self.memory)
+            if not turn.rolling_over and _rerolls_left(game, belief, self.seat):
+                self._decision(seq, before, "roll", (Keep(COLOURS),))  # she stopped rolling
+            if _may_act(turn):
+                self._decision(seq, before, "act", (move,))
         if mine and isinstance(move, _UNDOABLE):
-            self.done.append(move)
-        if mine and isinstance(move, Undo) and self.done:
-            self.done.pop()
-        if mine and isinstance(move, BinDice | BinDraw):
-            self.done.append(move)
+            acted = self.found[-1] if isinstance(move, Sew | Buy) else None
+            self.undoable.append(acted)
+        if mine and isinstance(move, Undo) and self.undoable:
+            taken_back = self.undoable.pop()  # an undone action is no decision of the game
+            if taken_back is not None:
+                self.found.remove(taken_back)
         if isinstance(move, Thimble | Dye):
             Player._remember(view, move, self.memory)
-        if mine and isinstance(move, End):
-            self._close_turn()
-        if isinstance(move, Roll):
-            self.acting, self.done = None, []
-
-    def _close_turn(self) -> None:
-        if self.acting is None:
-            return
-        seq, before = self.acting
-        acts = tuple(m for m in self.done if isinstance(m, _ACTING))
-        self._decision(seq, before, "act", acts)
-        self.acting, self.done = None, []
+        if isinstance(move, Roll | Reroll | BinDice | BinDraw | End):
+            self.undoable = []
 
 
-def _belief(game: Speedquilt, view: JSON, walker: _Walker) -> GameState:
-    return rebuild(view, game.ctx.catalogue, walker.memory)
+def _may_act(turn: TurnState) -> bool:
+    """Whether the dice may still do something in this turn (else ending it is no decision)."""
+    return not turn.bin_used and any(c not in turn.used for c in turn.dice)
 
 
 # -- judging one decision ----------------------------------------------------------------------
@@ -315,6 +308,8 @@ class _Verdict:
     points: float
     best_points: float
     best: tuple[str, ...]
+    own: float = 0.0
+    """What her move alone adds (an action or a die given; no plan for the rest, no basket)."""
 
 
 def judge(
@@ -348,6 +343,7 @@ def judge(
         mine.best,
         noise,
         verdict,
+        mine.own,
     )
 
 
@@ -424,6 +420,9 @@ def _act(
     seat: Seat,
     player: Strong,
 ) -> _Verdict:
+    """One action after rolling (or ending the turn): what it and the best plan for the rest of
+    the free dice are worth, against the best plan of the strong player from the same position
+    (it, too, does the first step of its best plan and then plans again)."""
     turn = belief.turn
     assert turn is not None
     actions = player.actions(game, d.view, outlook, belief, seat)
@@ -432,60 +431,48 @@ def _act(
     free = sum(1 << i for i, c in enumerate(COLOURS) if c not in turn.used)
     dyed = any(die.colour != colour for colour, die in seen.items())
     masks = live_masks(outlook, actions, seen) if dyed else None
-    plan = best_plan(actions, values, free, masks)
-    named = {a.name: a.value for a in actions}
-    best_points = sum(named[name] for name, _ in plan)
+
+    def plan_of(dice: int, besides: str = "") -> tuple[float, list[tuple[str, int]]]:
+        """The best plan for the dice ``dice`` without the actions named ``besides…``."""
+        kept = [i for i, a in enumerate(actions) if not (besides and a.name.startswith(besides))]
+        chosen = [actions[i] for i in kept]
+        plan = best_plan(chosen, values, dice, [masks[i] for i in kept] if masks else None)
+        named = {a.name: a.value for a in chosen}
+        return sum(named[name] for name, _ in plan), plan
+
+    best_points, plan = plan_of(free)
     best = tuple(f"{name} with {' '.join(COLOURS[i] for i in mask_colours(m))}" for name, m in plan)
-    if not plan and turn.rolls >= BASE_ROLLS and not turn.revealed:
+    bin_open = turn.rolls >= BASE_ROLLS and not turn.revealed and turn.actions == 0
+    if not plan and bin_open:
         binned = _bin_best(game, d.view, belief, outlook, seat, player)
-        if binned is not None and binned[0] > best_points:
+        if binned is not None:
             best_points, best = binned[0], (binned[1],)
-    points = _plan_points(d.moves, actions, outlook, belief, seat, player, d.view)
-    return _Verdict(_act_kind(d.moves, plan), points, best_points, best or ("end the turn",))
-
-
-def _act_kind(moves: tuple[Move, ...], plan: list[tuple[str, int]]) -> str:
-    if any(isinstance(m, BinDice | BinDraw) for m in moves):
-        return "bin"
-    hers = {m.block_id for m in moves if isinstance(m, Buy)}
-    its = {name.split()[1] for name, _ in plan if name.startswith("buy")}
-    return "buying" if hers != its else "sewing"
-
-
-def _plan_points(
-    moves: tuple[Move, ...],
-    actions: list[PlanAction],
-    outlook: Outlook,
-    belief: GameState,
-    seat: Seat,
-    player: Strong,
-    view: JSON,
-) -> float:
-    """Her actions valued as the strong player values its plans (a block bought and sewn in the
-    same turn as what sewing it is worth in the grown quilt)."""
+    move = d.moves[0]
     named = {a.name: a.value for a in actions}
-    bought = {m.block_id: m for m in moves if isinstance(m, Buy)}
-    seen = _seen(belief, seat)
-    total = 0.0
-    for move in moves:
-        match move:
-            case Sew(block_id=block_id) if block_id in bought:
-                cell = bought[block_id].cell
-                grown = _with(outlook, cell, block_id)
-                # Bought and sewn at once: at least what buying alone was worth, and the block
-                # is sure to be finished.
-                total += max(0.0, grown.sew_value(cell) - _buy_at(outlook, block_id, cell))
-            case Sew(block_id=block_id):
-                total += named.get(f"sew {block_id}", _sew_value(outlook, block_id))
-            case Buy(block_id=block_id, cell=cell):
-                total += _buy_at(outlook, block_id, cell)
-            case BinDice(placements=placements):
-                for p in placements:
-                    where = _cell_of(outlook, p.block_id)
-                    total += outlook.place_gain(where, p.patch, seen[p.colour].value)
-            case BinDraw(deck=deck):
-                total += _draw_value(view, outlook, deck)
-    return total
+    points = alone = 0.0
+    kind = "buying" if plan and plan[0][0].startswith("buy") else "sewing"
+    match move:
+        case Sew(block_id=block_id, dice=dice):
+            used = free & ~sum(1 << COLOURS.index(c) for c, _ in dice)
+            rest = plan_of(used, f"sew {block_id}")[0]
+            points, kind = (
+                named.get(f"sew {block_id}", _sew_value(outlook, block_id)) + rest,
+                "sewing",
+            )
+        case Buy(block_id=block_id, cell=cell, dice=dice):
+            used = free & ~sum(1 << COLOURS.index(c) for c in dice)
+            alone = _buy_at(outlook, block_id, cell)
+            points, kind = alone + plan_of(used, "buy")[0], "buying"
+        case BinDice(placements=placements):
+            kind = "bin"
+            for p in placements:
+                where = _cell_of(outlook, p.block_id)
+                points += outlook.place_gain(where, p.patch, seen[p.colour].value)
+            alone = points
+        case BinDraw(deck=deck):
+            points, kind = _draw_value(d.view, outlook, deck), "bin"
+            alone = points
+    return _Verdict(kind, points, best_points, best or ("end the turn",), alone)
 
 
 def _sew_value(outlook: Outlook, block_id: str) -> float:
@@ -494,19 +481,6 @@ def _sew_value(outlook: Outlook, block_id: str) -> float:
 
 def _cell_of(outlook: Outlook, block_id: str) -> Cell:
     return next(c for c, p in outlook.quilt.items() if p.block_id == block_id)
-
-
-def _with(outlook: Outlook, cell: Cell, block_id: str) -> Outlook:
-    empty = (None,) * len(outlook.block(block_id).patches)
-    quilt = {**outlook.quilt, cell: PlacedBlock(block_id, empty)}
-    return Outlook(
-        outlook.catalogue,
-        quilt,
-        outlook.rounds_left,
-        outlook.kit_bias,
-        outlook.prefill_finish,
-        outlook.final_counts,
-    )
 
 
 def _buy_at(outlook: Outlook, block_id: str, cell: Cell) -> float:
@@ -602,7 +576,7 @@ def _give(
     if options and options[0][0] > 0:
         gain, colour, block_id, patch = options[0]
         best_points, best = gain, (f"give {colour} to {block_id}:{patch + 1}",)
-    return _Verdict("giving", points, best_points, best)
+    return _Verdict("giving", points, best_points, best, points)
 
 
 def _drawn(
@@ -616,8 +590,8 @@ def _drawn(
     value, cell = outlook.buy_value(block_id)
     grow = player.may_grow(d.view, outlook, seat) and bool(free_cells(outlook.quilt))
     if grow and value > 0:
-        return _Verdict("bin", points, value, (f"bin place at {cell[0]},{cell[1]}",))
-    return _Verdict("bin", points, 0.0, ("bin return",))
+        return _Verdict("bin", points, value, (f"bin place at {cell[0]},{cell[1]}",), points)
+    return _Verdict("bin", points, 0.0, ("bin return",), points)
 
 
 def _shelf(d: Decision, belief: GameState, outlook: Outlook) -> _Verdict:
