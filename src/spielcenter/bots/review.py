@@ -24,7 +24,7 @@ another seat kept to itself reaches the review; a game still running is refused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -347,11 +347,22 @@ def judge(
     )
 
 
-def review(game: Speedquilt, deal: Deal, log: Sequence[tuple[Seat, str]], seat: Seat) -> Review:
-    """Her finished game reviewed decision by decision (see the module docstring)."""
+def review(
+    game: Speedquilt,
+    deal: Deal,
+    log: Sequence[tuple[Seat, str]],
+    seat: Seat,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Her finished game reviewed decision by decision (see the module docstring);
+    ``progress(done, total)`` is told after each decision judged."""
     found, state = _walk(game, deal, log, seat)
     strong, second = Strong(), _TodaysValuation()
-    judged = [judge(game, d, seat, strong, second) for d in found]
+    judged = []
+    for decision in found:
+        judged.append(judge(game, decision, seat, strong, second))
+        if progress is not None:
+            progress(len(judged), len(found))
     return Review(seat, game.scores(state)[seat], judged)
 
 
