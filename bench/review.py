@@ -164,7 +164,8 @@ def cmd_calibrate(args: argparse.Namespace) -> dict[str, Any]:
     scored = np.array([s["scored"] for s in seats], dtype=float)
     for name in ("actions", "sewing"):
         predicted = np.array([s[name] for s in seats], dtype=float)
-        slope, intercept = np.polyfit(predicted, scored, 1) if len(seats) > 1 else (0.0, 0.0)
+        spread = len(seats) > 1 and np.std(predicted) > 0
+        slope, intercept = np.polyfit(predicted, scored, 1) if spread else (0.0, 0.0)
         entry = {
             "mean_error": float(np.mean(predicted - scored)),
             "mean_abs_error": float(np.mean(np.abs(predicted - scored))),

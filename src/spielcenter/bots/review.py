@@ -466,10 +466,8 @@ def _act(
         case Sew(block_id=block_id, dice=dice):
             used = free & ~sum(1 << COLOURS.index(c) for c, _ in dice)
             rest = plan_of(used, f"sew {block_id}")[0]
-            points, kind = (
-                named.get(f"sew {block_id}", _sew_value(outlook, block_id)) + rest,
-                "sewing",
-            )
+            alone = named.get(f"sew {block_id}", _sew_value(outlook, block_id))
+            points, kind = alone + rest, "sewing"
         case Buy(block_id=block_id, cell=cell, dice=dice):
             used = free & ~sum(1 << COLOURS.index(c) for c in dice)
             alone = _buy_at(outlook, block_id, cell)

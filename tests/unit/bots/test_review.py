@@ -95,6 +95,7 @@ def test_sewing_what_the_strong_player_sews_is_fine() -> None:
     assert judged.loss == pytest.approx(0.0)
     assert judged.verdict == "fine"
     assert judged.kind == "sewing"
+    assert judged.own >= 3  # P05 scores 3 points once sewn: her move alone is worth them
 
 
 @pytest.mark.parametrize(("levels", "seed"), [(["strong", "normal"], 6), (["strong"], 8)])
