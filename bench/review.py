@@ -8,8 +8,10 @@
 ``speed`` looks, for solo games of each computer level, a duel and a table of four, for the first
 ``--games`` deals from ``--seed`` whose game lasts ``--min-rounds`` (12) rounds — most games end
 earlier, a quilt fills — among ``--tries`` deals (the longest found otherwise), and times the
-review of seat 0 of each on this process (the play itself is not timed); it prints each review
-with its rounds and decisions, the median and the slowest, and the load average.
+review of seat 0 of each on this process (the play itself is not timed) in wall-clock and CPU
+seconds (on a shared machine the CPU time is the fairer figure); it prints each review with its
+rounds and decisions, the median and the slowest, and the load average. ``--deals 42016,42018``
+reviews those deals at every table instead of searching.
 
 ``calibrate`` plays solo games of each level and two-seat duels of each pair, reviews every seat,
 and compares what the review's expected points promise with the points the quilt actually scored
@@ -81,6 +83,8 @@ def _long_games(seated: tuple[str, ...], args: argparse.Namespace) -> list[tuple
     """The first ``--games`` deals from ``--seed`` on whose game lasts ``--min-rounds`` rounds
     (most games end earlier: a quilt fills), at most ``--tries`` deals; the longest ones found
     if too few reach it."""
+    if args.deals:
+        return [(deal, _play(seated, deal)) for deal in args.deals]
     played = []
     for k in range(args.tries):
         result = _play(seated, args.seed + k)
@@ -102,9 +106,9 @@ def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
     for seated in tqdm(tables, unit="table", file=sys.stderr, disable=None):
         engine = _engine(seated)
         for seed, result in _long_games(seated, args):
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             reviewed = review(engine, seed, result.moves, 0)
-            took = time.perf_counter() - began
+            took, cpu = time.perf_counter() - began, time.process_time() - cpu
             runs.append(
                 {
                     "levels": list(seated),
@@ -112,22 +116,26 @@ def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
                     "rounds": _rounds(result),
                     "decisions": len(reviewed.judgements),
                     "seconds": round(took, 3),
+                    "cpu_seconds": round(cpu, 3),
                 }
             )
     report = {"machine": before, "load_after": _machine()["load"], "runs": runs}
     for run in runs:
         print(
             f"{','.join(run['levels']):24} deal {run['seed']}: {run['rounds']} rounds, "
-            f"{run['decisions']} decisions reviewed in {run['seconds']:.2f} s"
+            f"{run['decisions']} decisions reviewed in {run['seconds']:.2f} s "
+            f"({run['cpu_seconds']:.2f} s of CPU)"
         )
     seconds = [r["seconds"] for r in runs]
     long = [r["seconds"] for r in runs if r["rounds"] >= args.min_rounds]
+    cpu = [r["cpu_seconds"] for r in runs]
     report["median_s"], report["max_s"] = statistics.median(seconds), max(seconds)
     report["max_s_long"] = max(long) if long else None
     print(
         f"{len(runs)} reviews: median {statistics.median(seconds):.2f} s, slowest "
         f"{max(seconds):.2f} s; of games with {args.min_rounds}+ rounds ({len(long)}): "
         + (f"slowest {max(long):.2f} s" if long else "none found")
+        + f"; CPU median {statistics.median(cpu):.2f} s, most {max(cpu):.2f} s"
     )
     print(f"load {before['load']} before, {report['load_after']} after; commit {before['commit']}")
     return report
@@ -210,6 +218,13 @@ def _r(x: Any, y: Any) -> float | None:
     return float(np.corrcoef(x, y)[0, 1])
 
 
+def _deals(text: str) -> list[int]:
+    try:
+        return [int(word) for word in text.split(",") if word.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError("deals are whole numbers, e.g. 42016,42018") from None
+
+
 def _levels(text: str) -> list[str]:
     levels = [word.strip() for word in text.split(",") if word.strip()]
     if not levels or any(level not in LEVELS for level in levels):
@@ -230,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         if name == "speed":
             command.add_argument("--min-rounds", type=int, default=12, help="rounds to look for")
             command.add_argument("--tries", type=int, default=40, help="deals to search per table")
+            command.add_argument(
+                "--deals", type=_deals, default=[], help="review these deals (no search)"
+            )
     args = parser.parse_args(argv)
     report = args.func(args)
     if args.json is not None:
