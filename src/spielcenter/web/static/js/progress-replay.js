@@ -11,6 +11,7 @@ import * as crazyQuilt from "./crazy-quilt.js";
 import { describeMove } from "./move-words.js";
 import { el } from "./dom.js";
 import { gameTitle } from "./progress-dom.js";
+import { ReviewPanel } from "./progress-review.js";
 import { replayNames, speedquiltBoard } from "./progress-speedquilt.js";
 import { loadCatalogue } from "./speedquilt-blocks.js";
 import { historyText } from "./speedquilt-history.js";
@@ -30,6 +31,8 @@ export class ReplayViewer {
     this.steps = [];
     this.index = 0;
     this.onKey = (event) => this.key(event);
+    // A table she sat at can be reviewed once it is over (issue 42).
+    this.review = table ? new ReviewPanel(gameId, (index) => this.go(index)) : null;
   }
 
   /** Fetch the replay and show its start. */
@@ -46,6 +49,7 @@ export class ReplayViewer {
         this.result = data.table?.result;
         this.steps = data.steps;
         this.draw();
+        if (this.review && data.table?.status === "finished") this.review.start();
       })
       .catch(() =>
         this.box.replaceChildren(el("p", "status-line error", t("progress.replay_unavailable"))),
@@ -56,6 +60,7 @@ export class ReplayViewer {
   stop() {
     document.removeEventListener("keydown", this.onKey);
     document.body.classList.remove("theme-linen");
+    this.review?.stop();
   }
 
   key(event) {
@@ -145,7 +150,12 @@ export class ReplayViewer {
     stage.append(board);
     const back = el("a", "to-list", "← " + t("progress.tab.games"));
     back.href = "#/progress/games";
-    this.box.replaceChildren(back, head, this.controls(), stage);
+    this.box.replaceChildren(back, head, this.controls());
+    if (this.review) {
+      this.review.show(this.index);
+      this.box.append(this.review.node);
+    }
+    this.box.append(stage);
     this.box.dataset.step = String(this.index);
     this.box.dataset.status = view.status;
   }
