@@ -31,8 +31,7 @@ export class ReplayViewer {
     this.steps = [];
     this.index = 0;
     this.onKey = (event) => this.key(event);
-    // A table she sat at can be reviewed once it is over (issue 42).
-    this.review = table ? new ReviewPanel(gameId, (index) => this.go(index)) : null;
+    this.review = null;
   }
 
   /** Fetch the replay and show its start. */
@@ -48,8 +47,15 @@ export class ReplayViewer {
         this.seats = data.table?.seats;
         this.result = data.table?.result;
         this.steps = data.steps;
+        // A finished Speedquilt game of hers (a table, a stage, a daily quilt) can be reviewed.
+        const over = data.table
+          ? data.table.status === "finished"
+          : data.game?.game === "speedquilt" && data.game.status !== "playing";
+        if (over) {
+          this.review = new ReviewPanel(path, this.gameId, (index) => this.go(index));
+          this.review.start();
+        }
         this.draw();
-        if (this.review && data.table?.status === "finished") this.review.start();
       })
       .catch(() =>
         this.box.replaceChildren(el("p", "status-line error", t("progress.replay_unavailable"))),

@@ -1,4 +1,4 @@
-// The game review in a table's replay (issue 42): her decisions against the strong computer
+// The game review in the replay of a finished Speedquilt game (issue 42): her decisions against the strong computer
 // player, computed by the server in the background. The panel asks for it, shows its progress,
 // then the points left on the table per kind of decision and the costliest decisions, each a
 // button to its position in the replay; at a reviewed position it says how that decision went.
@@ -17,9 +17,12 @@ function points(value) {
 }
 
 export class ReviewPanel {
-  /** @param tableId the table; @param go jumps the replay to a position */
-  constructor(tableId, go) {
-    this.url = `/api/my-tables/${encodeURIComponent(tableId)}/review`;
+  /**
+   * @param path "my-tables" or "my-games"; @param id the table or game
+   * @param go jumps the replay to a position
+   */
+  constructor(path, id, go) {
+    this.url = `/api/${path}/${encodeURIComponent(id)}/review`;
     this.go = go;
     this.node = el("section", "replay-review");
     this.state = null;
@@ -73,6 +76,7 @@ export class ReviewPanel {
     } else if (state === "running") {
       const bar = el("progress", "review-progress");
       bar.max = 1;
+      bar.setAttribute("aria-label", t("review.title"));
       bar.value = this.state.progress ?? 0;
       const percent = Math.round((this.state.progress ?? 0) * 100);
       parts.push(el("p", "review-running", t("review.running", { percent })), bar);
