@@ -25,7 +25,11 @@ def test_the_review_of_a_finished_table_leads_to_a_marked_decision_in_the_replay
     open_table(page, computers=1)
     table_id = re.sub(r"^.*#/table/", "", page.url)
     play_to_the_end(page)
-    page.goto(page.url.split("#")[0] + f"#/progress/table/{table_id}")
+    # From the end table to the replay, where her decisions are reviewed.
+    name = "desktop" if viewport is None else "phone"
+    page.screenshot(path=screenshots / f"review-end-{name}.png")
+    page.locator(".sq-end .end-review").click()
+    expect(page).to_have_url(re.compile(f"#/progress/table/{table_id}$"))
     ask = page.locator(".review-ask")
     expect(ask).to_have_text(
         "Review my decisions" if locale == "en-GB" else "Meine Entscheidungen auswerten"
@@ -51,5 +55,4 @@ def test_the_review_of_a_finished_table_leads_to_a_marked_decision_in_the_replay
         ("de-DE", "inaccuracy"): "war eine Ungenauigkeit",
     }
     expect(here).to_contain_text(words[(locale, first["verdict"])])
-    name = "desktop" if viewport is None else "phone"
     page.screenshot(path=screenshots / f"review-{name}.png", full_page=True)
