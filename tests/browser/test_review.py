@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from .solo_ui import api
 from .speedquilt_ui import open_table, play_to_the_end
-from .ui import PHONE, PageFactory
+from .ui import PHONE, PageFactory, assert_accessible
 
 pytestmark = pytest.mark.browser
 
@@ -55,4 +55,5 @@ def test_the_review_of_a_finished_table_leads_to_a_marked_decision_in_the_replay
         ("de-DE", "inaccuracy"): "war eine Ungenauigkeit",
     }
     expect(here).to_contain_text(words[(locale, first["verdict"])])
+    assert_accessible(page)
     page.screenshot(path=screenshots / f"review-{name}.png", full_page=True)
