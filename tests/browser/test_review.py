@@ -55,5 +55,10 @@ def test_the_review_of_a_finished_table_leads_to_a_marked_decision_in_the_replay
         ("de-DE", "inaccuracy"): "war eine Ungenauigkeit",
     }
     expect(here).to_contain_text(words[(locale, first["verdict"])])
+    # What the strong player would have done, in words (no move notation).
+    strong = here.locator(".review-best")
+    who = "The strong computer" if locale == "en-GB" else "Der starke Computer"
+    expect(strong).to_contain_text(who)
+    assert not re.search(r"\b[PK]\d\d\b", strong.inner_text())
     assert_accessible(page)
     page.screenshot(path=screenshots / f"review-{name}.png", full_page=True)

@@ -146,6 +146,7 @@ class Judgement:
             "moves": moves,
             "points": round(self.points, 2),
             "best": list(self.best),
+            "best_lines": [line for text in self.best if (line := best_line(text)) is not None],
             "best_points": round(self.best_points, 2),
             "loss": round(self.loss, 2),
             "noise": round(self.noise, 2),
@@ -192,6 +193,51 @@ class Review:
             },
             "decisions": [j.to_json(game, n) for n, j in enumerate(self.judgements)],
         }
+
+
+def best_line(text: str) -> JSON | None:
+    """The strong player's choice as a line for people (an i18n key ``review.best.*`` with the
+    parameters the history lines use: dice by colour, block ids, cells, decks), or ``None`` for a
+    step that needs no words of its own (the reroll after a basket)."""
+    words = text.split()
+    line: JSON
+    match words:
+        case ["stop", "rolling"]:
+            line = {"key": "review.best.stop"}
+        case ["keep", *dice]:
+            line = {"key": "review.best.keep", "dice": [] if dice == ["none"] else dice}
+        case ["reroll"]:
+            return None
+        case ["sew", block, *_]:
+            line = {"key": "review.best.sew", "block": block}
+        case ["buy", block, "at", cell, *_]:
+            line = {"key": "review.best.buy", "block": block, "cell": cell}
+        case ["bin", "draw", deck]:
+            line = {"key": "review.best.bin_draw", "deck": deck}
+        case ["bin", "place", "at", cell]:
+            line = {"key": "review.best.bin_place", "cell": cell}
+        case ["bin", "return"]:
+            line = {"key": "review.best.bin_return"}
+        case ["bin", *rest]:
+            placements = [
+                {"die": rest[i], "block": rest[i + 2].split(":")[0], "patch": int(rest[i + 2][4:])}
+                for i in range(0, len(rest), 3)
+            ]
+            line = {"key": "review.best.bin_dice", "placements": placements}
+        case ["give", die, "to", patch]:
+            block, number = patch.split(":")
+            line = {"key": "review.best.give", "die": die, "block": block, "patch": int(number)}
+        case ["pass"]:
+            line = {"key": "review.best.pass"}
+        case ["end", *_]:
+            line = {"key": "review.best.end"}
+        case ["remove", deck]:
+            line = {"key": "review.best.remove", "deck": deck}
+        case ["choose", a, b, c, "return", returned]:
+            line = {"key": "review.best.choose", "row": [a, b, c], "returned": returned}
+        case _:
+            return None
+    return {**line, "seat": 0}
 
 
 # -- walking the log: her decisions ------------------------------------------------------------

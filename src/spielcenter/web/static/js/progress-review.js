@@ -6,6 +6,7 @@
 import { getJson, send } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
 import { button, el } from "./dom.js";
+import { historyText } from "./speedquilt-history.js";
 
 const POLL_MS = 400;
 const KINDS = ["rerolls", "sewing", "buying", "giving", "bin", "start", "shelf"];
@@ -141,6 +142,12 @@ export class ReviewPanel {
       best: points(decision.best_points),
       lost: points(decision.loss),
     });
-    return el("p", `review-here verdict-${decision.verdict}`, text);
+    const node = el("div", `review-here verdict-${decision.verdict}`);
+    node.append(el("p", "", text));
+    // What the strong player would have done, in the words of the game history.
+    const strong = () => t("review.strong");
+    const words = (decision.best_lines ?? []).map((line) => historyText(line, strong));
+    if (words.length) node.append(el("p", "review-best", words.join(" ")));
+    return node;
   }
 }
