@@ -185,6 +185,11 @@ def test_the_summary_adds_up_the_marked_losses_and_names_the_costliest(
     assert len(costliest) <= 3
     assert all(j.verdict in ("inaccuracy", "mistake") for j in costliest)
     assert [j.loss for j in costliest] == sorted((j.loss for j in costliest), reverse=True)
+    # The strong player's choice is also told in words for the page (the reroll after a basket
+    # needs none of its own), with nothing of the move notation but ids, dice and cells.
+    for decision in out["decisions"]:
+        assert len(decision["best_lines"]) == len([b for b in decision["best"] if b != "reroll"])
+        assert all(line["key"].startswith("review.best.") for line in decision["best_lines"])
     for j in reviewed.judgements:
         if j.loss < FINE_BELOW:
             assert j.verdict == "fine"
