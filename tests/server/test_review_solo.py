@@ -5,11 +5,15 @@ another account."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
+import json
 from pathlib import Path
 
 import pytest
 
 from spielcenter.bots.review import review
+from spielcenter.cli import main
 from spielcenter.services.common import ServiceError
 
 from .conftest import FakeClock
@@ -49,5 +53,12 @@ async def test_a_finished_stage_is_reviewed_in_the_background_and_a_running_one_
         with pytest.raises(ServiceError) as stranger:
             await world.progress.review.status_game(bert, game_id)
         assert stranger.value.code == "not_found"
+        # The command line reads the same game from the database.
+        out = io.StringIO()
+        database = ["--database", world.settings.database_url]
+        args = ["speedquilt", "review", "--game", game_id, "--json", *database]
+        with contextlib.redirect_stdout(out):
+            status = await asyncio.to_thread(main, args)
+        assert status == 0 and json.loads(out.getvalue()) == state["review"]
     finally:
         await world.close()

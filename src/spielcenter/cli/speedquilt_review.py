@@ -1,7 +1,9 @@
 """``spielcenter speedquilt review``: a finished game's decisions against the strong player.
 
 * ``speedquilt review --table ID [--seat N]`` reviews a finished table of the configured database
-  (``SPIELCENTER_DATABASE_URL`` / ``SPIELCENTER_DATA_DIR``, or ``--database URL``);
+  (``SPIELCENTER_DATABASE_URL`` / ``SPIELCENTER_DATA_DIR``, or ``--database URL``), ``--game ID``
+  a finished solo game there (a campaign stage, a daily quilt: the server's daily secret from
+  the settings);
 * ``speedquilt review --moves FILE [--seat N]`` reviews a game given as JSON:
   ``{"variant": "table", "players": 2, "deal": 5, "moves": [[0, "choose …"], …]}`` (``variant``
   ``solo`` for a solo game, ``options`` for a campaign stage's; ``seed`` may stand for ``deal``
@@ -34,6 +36,7 @@ def register(subparsers: Any) -> None:
     )
     source = command.add_mutually_exclusive_group(required=True)
     source.add_argument("--table", help="the id of a finished table in the database")
+    source.add_argument("--game", help="the id of a finished solo game (stage, daily quilt)")
     source.add_argument("--moves", type=Path, help="a game as JSON: deal, variant and moves")
     command.add_argument("--seat", type=int, default=0, help="whose decisions (default 0)")
     command.add_argument("--database", help="database URL (default: the server's settings)")
@@ -48,7 +51,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     from spielcenter.services.common import ServiceError
 
     try:
-        reviewed = _from_table(args) if args.table is not None else _from_file(args)
+        if args.table is not None or args.game is not None:
+            reviewed = _from_database(args)
+        else:
+            reviewed = _from_file(args)
     except ServiceError as refusal:
         return _refuse(refusal.message)
     except (ReviewError, GameError, OSError, ValueError) as fault:
@@ -105,17 +111,24 @@ def _log(moves: list[Any], path: Path) -> list[tuple[int, str]]:
     return log
 
 
-def _from_table(args: argparse.Namespace) -> JSON:
-    from spielcenter.services.review import review_stored_table
+def _from_database(args: argparse.Namespace) -> JSON:
+    from spielcenter.games import get_game
+    from spielcenter.services.progress import progress_resolver
+    from spielcenter.services.review import review_stored_game, review_stored_table
     from spielcenter.settings import Settings
     from spielcenter.store.db import make_engine, make_sessionmaker
 
-    url = args.database or Settings().database_url
+    settings = Settings()
+    url = args.database or settings.database_url
 
     async def run() -> JSON:
         engine = make_engine(url)
         try:
-            return await review_stored_table(make_sessionmaker(engine), args.table, args.seat)
+            sessions = make_sessionmaker(engine)
+            if args.table is not None:
+                return await review_stored_table(sessions, args.table, args.seat)
+            resolve = progress_resolver(get_game, settings.daily_secret)
+            return await review_stored_game(sessions, resolve, args.game)
         finally:
             await engine.dispose()
 

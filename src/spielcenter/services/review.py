@@ -24,14 +24,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.bots.review import ReviewError, review
 from spielcenter.games.base import JSON, Deal, Seat, Status
 from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.store.repositories import TableRepository
+from spielcenter.store.repositories import GameRepository, TableRepository
 
 from .common import ServiceError
 from .fairness import dealt_from
-from .games import GameService
+from .games import GameResolver, GameService
 from .history import table_engine
 
-__all__ = ["KEPT", "ReviewService", "review_stored_table"]
+__all__ = ["KEPT", "ReviewService", "review_stored_game", "review_stored_table"]
 
 LOG = logging.getLogger(__name__)
 FINISHED = "finished"
@@ -74,6 +74,25 @@ def _reviewed(game: _Game, label: JSON, seat: Seat, progress: _Progress | None =
     except ReviewError as refusal:
         raise ServiceError("bad_request", str(refusal)) from None
     return {**label, **reviewed.to_json(game.engine)}
+
+
+async def review_stored_game(
+    sessionmaker: async_sessionmaker[AsyncSession], resolve: GameResolver, game_id: str
+) -> JSON:
+    """The review of a finished solo Speedquilt game of the store (a campaign stage, a daily
+    quilt: ``resolve`` knows their variants, see :func:`.progress.progress_resolver`)."""
+    async with sessionmaker() as db:
+        games = GameRepository(db)
+        row = await games.get(game_id)
+        entries = await games.entries(game_id) if row is not None else []
+    if row is None:
+        raise ServiceError("not_found", f"no game {game_id!r}")
+    engine = resolve(row.game, row.variant)
+    if not isinstance(engine, Speedquilt) or any(e.kind != "move" for e in entries):
+        raise ServiceError("bad_request", f"game {game_id!r} is no Speedquilt game to review")
+    log = [(0, entry.move) for entry in entries if entry.move is not None]
+    game = _Game(engine, dealt_from(row), log, {0: row.account_id})
+    return await asyncio.to_thread(_reviewed, game, {"game": game_id}, 0)
 
 
 async def review_stored_table(
