@@ -56,6 +56,10 @@ SMOKE: dict[str, list[list[str]]] = {
     ],
     "engines.py": [["--seconds", "0.05", "--runs", "1"]],
     "load.py": [["--levels", "1:2", "--processes", "1", "--seconds", "1", "--json", "load.json"]],
+    "review.py": [
+        ["speed", "--games", "1", "--levels", "easy", "--tries", "1"],
+        ["calibrate", "--games", "1", "--levels", "easy", "--json", "calibrate.json"],
+    ],
     "server.py": [["--players", "2", "--seconds", "1", "--json", "server.json"]],
     "speedquilt.py": [["--games", "1", "--runs", "1", "--no-feasibility"]],
     "speedquilt_feasibility.py": [["--queries", "200", "--runs", "1", "--chance-runs", "0"]],

@@ -135,8 +135,13 @@ class Player(ABC):
     def choose(self, game: Speedquilt, belief: GameState, seat: Seat) -> Iterator[Move]:
         """The start row: the order and put-back with the best prospects."""
         options = game.legal_moves(belief, seat)
-        catalogue = game.ctx.catalogue
+        yield from sorted(options, key=lambda move: self.start_worth(game, move), reverse=True)
 
+    def start_worth(self, game: Speedquilt, move: Move) -> float:
+        """What a start choice promises: the row's potential score (a share of it), each
+        block's chance to be sewn in one turn, and its kit's ability."""
+        assert isinstance(move, Choose)
+        catalogue = game.ctx.catalogue
         outlook = Outlook(catalogue, {}, 12.0, self.kit_bias, self.prefill_finish)
 
         def counts(block_id: str) -> bool:
@@ -144,21 +149,17 @@ class Player(ABC):
             # more patches than dice: it is the one to put back.
             return self.prefill_finish is None or not needs_dice_first(catalogue.block(block_id))
 
-        def worth(move: Move) -> float:
-            assert isinstance(move, Choose)
-            quilt = {
-                (x, 0): PlacedBlock(b, (None,) * len(catalogue.block(b).patches))
-                for x, b in enumerate(move.row)
-                if counts(b)
-            }
-            total = outlook.potential(quilt) * 0.6
-            for b in move.row:
-                block = catalogue.block(b)
-                total += 3.0 * one_turn_chance(block, (None,) * len(block.patches))
-                total += outlook.kit_value(block)
-            return total
-
-        yield from sorted(options, key=worth, reverse=True)
+        quilt = {
+            (x, 0): PlacedBlock(b, (None,) * len(catalogue.block(b).patches))
+            for x, b in enumerate(move.row)
+            if counts(b)
+        }
+        total = outlook.potential(quilt) * 0.6
+        for b in move.row:
+            block = catalogue.block(b)
+            total += 3.0 * one_turn_chance(block, (None,) * len(block.patches))
+            total += outlook.kit_value(block)
+        return total
 
     # -- solo: which shelf loses a block ---------------------------------------------------------
 

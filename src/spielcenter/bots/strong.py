@@ -63,8 +63,8 @@ class Strong(Player):
     gift_per_opponent = GIFT_PER_OPPONENT
     solo_die = SOLO_DIE
     ninth_only_leading = True
-    prefill_finish = PREFILL_FINISH
-    final_counts = FINAL_COUNTS
+    prefill_finish: float | None = PREFILL_FINISH
+    final_counts: Mapping[Line, float] | None = FINAL_COUNTS
 
     def basket(
         self,

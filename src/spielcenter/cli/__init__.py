@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "spielcenter.cli.speedquilt_deal",
     "spielcenter.cli.speedquilt_tournament",
     "spielcenter.cli.speedquilt_verify",
+    "spielcenter.cli.speedquilt_review",
 ]
 
 _SPEEDQUILT = [name for name in COMMAND_MODULES if name.startswith("spielcenter.cli.speedquilt")]

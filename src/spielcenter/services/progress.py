@@ -25,6 +25,7 @@ from .daily_service import DailyService
 from .games import GameResolver, GameService
 from .history import HistoryService
 from .leaderboards import LeaderboardService
+from .review import ReviewService
 
 SPEEDQUILT = "speedquilt"
 
@@ -56,6 +57,7 @@ class ProgressServices:
     daily: DailyService
     leaderboards: LeaderboardService
     history: HistoryService
+    review: ReviewService
 
     @classmethod
     def build(
@@ -72,4 +74,5 @@ class ProgressServices:
             daily=DailyService(sessionmaker, games, clock, timezone, settings.daily_secret),
             leaderboards=LeaderboardService(sessionmaker, clock, timezone),
             history=HistoryService(sessionmaker, games),
+            review=ReviewService(sessionmaker, games),
         )

@@ -103,7 +103,38 @@ async def replay(game_id: str, progress: ProgressDep, login: LoginDep) -> dict[s
     return await progress.history.replay(login.account_id, game_id)
 
 
+@router.post("/my-games/{game_id}/review")
+async def start_game_review(
+    game_id: str, progress: ProgressDep, login: CheckedLoginDep
+) -> dict[str, Any]:
+    """Start the review of her finished solo Speedquilt game (a campaign stage, a daily
+    quilt); where it stands, as for a table."""
+    return await progress.review.start_game(login.account_id, game_id)
+
+
+@router.get("/my-games/{game_id}/review")
+async def game_review(game_id: str, progress: ProgressDep, login: LoginDep) -> dict[str, Any]:
+    """Where her review of the solo game stands (as for a table)."""
+    return await progress.review.status_game(login.account_id, game_id)
+
+
 @router.get("/my-tables/{table_id}/replay")
 async def table_replay(table_id: str, progress: ProgressDep, login: LoginDep) -> dict[str, Any]:
     """A Speedquilt table the account sat at, step by step from its seat."""
     return await progress.history.table_replay(login.account_id, table_id)
+
+
+@router.post("/my-tables/{table_id}/review")
+async def start_review(
+    table_id: str, progress: ProgressDep, login: CheckedLoginDep
+) -> dict[str, Any]:
+    """Start the review of her decisions at a finished table (computed in the background);
+    where it stands (``running`` with its progress, or ``done`` with the review)."""
+    return await progress.review.start(login.account_id, table_id)
+
+
+@router.get("/my-tables/{table_id}/review")
+async def table_review(table_id: str, progress: ProgressDep, login: LoginDep) -> dict[str, Any]:
+    """Where her review of the table stands: ``none``, ``running`` (progress 0–1), ``done``
+    with the review, or ``failed``."""
+    return await progress.review.status(login.account_id, table_id)

@@ -11,6 +11,7 @@ import * as crazyQuilt from "./crazy-quilt.js";
 import { describeMove } from "./move-words.js";
 import { el } from "./dom.js";
 import { gameTitle } from "./progress-dom.js";
+import { ReviewPanel } from "./progress-review.js";
 import { replayNames, speedquiltBoard } from "./progress-speedquilt.js";
 import { loadCatalogue } from "./speedquilt-blocks.js";
 import { historyText } from "./speedquilt-history.js";
@@ -30,6 +31,7 @@ export class ReplayViewer {
     this.steps = [];
     this.index = 0;
     this.onKey = (event) => this.key(event);
+    this.review = null;
   }
 
   /** Fetch the replay and show its start. */
@@ -45,6 +47,14 @@ export class ReplayViewer {
         this.seats = data.table?.seats;
         this.result = data.table?.result;
         this.steps = data.steps;
+        // A finished Speedquilt game of hers (a table, a stage, a daily quilt) can be reviewed.
+        const over = data.table
+          ? data.table.status === "finished"
+          : data.game?.game === "speedquilt" && data.game.status !== "playing";
+        if (over) {
+          this.review = new ReviewPanel(path, this.gameId, (index) => this.go(index));
+          this.review.start();
+        }
         this.draw();
       })
       .catch(() =>
@@ -56,6 +66,7 @@ export class ReplayViewer {
   stop() {
     document.removeEventListener("keydown", this.onKey);
     document.body.classList.remove("theme-linen");
+    this.review?.stop();
   }
 
   key(event) {
@@ -145,7 +156,12 @@ export class ReplayViewer {
     stage.append(board);
     const back = el("a", "to-list", "← " + t("progress.tab.games"));
     back.href = "#/progress/games";
-    this.box.replaceChildren(back, head, this.controls(), stage);
+    this.box.replaceChildren(back, head, this.controls());
+    if (this.review) {
+      this.review.show(this.index);
+      this.box.append(this.review.node);
+    }
+    this.box.append(stage);
     this.box.dataset.step = String(this.index);
     this.box.dataset.status = view.status;
   }

@@ -19,7 +19,8 @@ function cell(tag, text, className = "") {
  * The end table.
  * @param view the final view (seats with quilts)
  * @param result {scores, places, leaderboard_points, empty_patches, breakdown}
- * @param ui {nameOf(seat), onHome(), onAgain(), tempoMs}
+ * @param ui {nameOf(seat), onHome(), onAgain(), tempoMs, reviewHref}: with `reviewHref` a link
+ *   to the game's replay, where her decisions are reviewed (issue 42)
  */
 export function endTable(view, result, ui) {
   const box = document.createElement("section");
@@ -74,6 +75,11 @@ export function endTable(view, result, ui) {
   const home = cell("a", t("end.to_start"), "home");
   home.href = "#/";
   buttons.append(again, home);
+  if (ui.reviewHref) {
+    const review = cell("a", t("review.open"), "end-review");
+    review.href = ui.reviewHref;
+    buttons.append(review);
+  }
   box.append(title, table, hint, detail, buttons);
   return box;
 }

@@ -247,6 +247,7 @@ export class SoloScreen extends TableScreen {
     const build = () => {
       const box = endTable(view, this.result, {
         nameOf: (seat) => this.nameOf(seat),
+        reviewHref: `#/progress/replay/${encodeURIComponent(this.gameId)}`,
         onAgain: () =>
           (stage ? playStage() : playDaily()).catch((error) => this.say(error.message, true)),
       });

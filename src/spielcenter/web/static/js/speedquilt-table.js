@@ -609,6 +609,7 @@ export class TableScreen {
       endTable(this.view, this.result, {
         nameOf: (s) => this.nameOf(s),
         tempoMs: ANIMATION_MS[this.tempo] * 2,
+        reviewHref: `#/progress/table/${encodeURIComponent(this.tableId)}`,
         // A table with people is set up again in the lobby.
         onAgain: () =>
           withPeople(this) ? (location.hash = "#/lobby") : this.app.newTable(this.table),
