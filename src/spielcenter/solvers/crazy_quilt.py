@@ -18,7 +18,8 @@ reasoning is in ``docs/winrates-crazy-quilt.md``):
    without a win proves the deal ``lost`` (classic deal 175: its diamonds cannot all be founded).
 3. **Beams** over the passes before the last (:mod:`~spielcenter.solvers.crazy_quilt_beam`), three
    quarters of the budget: they revisit the early choices a depth-first search leaves for last
-   (docs/winrates-crazy-quilt.md holds the measurement).
+   (docs/winrates-crazy-quilt.md holds the measurement). By default the *mixed* beams: the
+   narrow widening beams, then wider ones and wide restarts in turn.
 4. **The exhaustive search** (:mod:`~spielcenter.solvers.crazy_quilt_search`): a plain one gets a
    quarter of what is left, then the search with the check across the redeal the rest, skipping
    what the plain one searched to the end.
@@ -66,7 +67,7 @@ def solve(
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     time_budget: float | None = None,
-    beams: str = "widening",
+    beams: str = "mixed",
 ) -> Verdict:
     """Decide the Crazy Quilt ``position`` (a deal number or an engine state), stock known.
 
@@ -75,12 +76,14 @@ def solve(
     if given, ``time_budget`` seconds (the only use of a clock, and only when asked). ``lost``
     means the whole reachable space was searched without finding a win.
 
-    ``beams`` names the beams' share of the search: ``widening``
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default), ``restarts``
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`) or ``wide-restarts``
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.wide_restarts`, for deals the others gave up
-    on). The restarts win a few more deals in more time and positions, so the default stays
-    (docs/winrates-crazy-quilt.md, *Shaken restarts*).
+    ``beams`` names the beams' share of the search: ``mixed``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.mixed_beams`, the default: the narrow
+    widening beams, then wider ones and wide restarts in turn), ``widening``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default until
+    2026-12-06), ``restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`)
+    or ``wide-restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.wide_restarts`, for deals
+    the others gave up on). docs/winrates-crazy-quilt.md, *A schedule of widening beams and
+    wide restarts*, compares them.
     """
     if beams not in BEAMS:  # checked before the honest trial spends anything
         raise ValueError(f"no beams {beams!r}; the beams are {', '.join(BEAMS)}")
