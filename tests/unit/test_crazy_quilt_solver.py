@@ -296,7 +296,7 @@ def test_a_spent_time_budget_answers_unknown() -> None:
 
 def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_mixed_beams() -> None:
     # Classic deal 193: at 200 000 positions the mixed beams leave it unknown, the restarts
-    # (in the same three quarters of the budget) win it; the line replays to a won game.
+    # (in the same share of the budget) win it; the line replays to a won game.
     assert solve(193, "classic", node_budget=200_000).result == "unknown"
     verdict = solve(193, "classic", node_budget=200_000, beams="restarts")
     assert verdict.result == "won" and verdict.nodes <= 200_000
@@ -306,7 +306,7 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_mixed_beams() ->
 
 def test_by_default_the_solver_runs_the_mixed_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it with their
-    # first wide restart, within the beams' three quarters of 500 000 positions; the widening
+    # first wide restart, within the beams' share of 500 000 positions; the widening
     # beams, the default until 2026-12-06, do not. The line replays to a won game.
     verdict = solve(560, "classic", node_budget=500_000)
     assert verdict.result == "won" and verdict.nodes <= 500_000
@@ -318,7 +318,7 @@ def test_by_default_the_solver_runs_the_mixed_beams() -> None:
 
 def test_the_solver_may_run_the_wide_restarts_in_place_of_its_mixed_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it in the
-    # beams' three quarters of 400 000 positions; the line replays to a won game.
+    # beams' share of 400 000 positions; the line replays to a won game.
     verdict = solve(560, "classic", node_budget=400_000, beams="wide-restarts")
     assert verdict.result == "won" and verdict.nodes <= 400_000
     game = get_game("crazy-quilt", "classic")
