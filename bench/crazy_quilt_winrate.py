@@ -2,7 +2,8 @@
 
     uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --deals 1000 \\
         [--budget 200000] [--honest-budget 50000] [--minutes 60] \\
-        [--beams widening|restarts|wide-restarts] [--jsonl FILE] [--add-winnable] [--honest-only]
+        [--beams widening|restarts|wide-restarts] [--jsonl FILE [--resume]] [--add-winnable] \\
+        [--honest-only]
 
 For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have
 passed (the deal in progress is finished), it runs
@@ -19,7 +20,9 @@ JSON line. ``--jsonl FILE`` appends one JSON record per deal (verdict, positions
 honest player's result, and a won deal's winning line); ``--add-winnable`` adds every deal the
 solver won, with its line, to the stored list of winnable deals (``spielcenter winnable``),
 after replaying the line through the engine to a won game, exactly as ``spielcenter winnable
-grow`` does.
+grow`` does. ``--resume`` continues a run that stopped: the deals already in the ``--jsonl`` file
+are counted from their records (made with the same budgets and beams, or it refuses) and not
+played again; the progress bar starts at their number.
 """
 
 from __future__ import annotations
@@ -69,6 +72,32 @@ def add_to_winnable(variant: str, deal: int, moves: list[str]) -> bool:
     return True
 
 
+SETTINGS = ("budget", "honest_budget", "beams", "honest_only")
+"""What a record keeps of the run's settings: a resumed run must have the same ones."""
+
+
+def recorded(path: Path, settings: dict[str, Any], deals: range) -> dict[int, dict[str, Any]]:
+    """The records of ``deals`` in ``path`` (none when it does not exist), by deal; raises
+    ``SystemExit`` when one was made with other settings or a line is not a record."""
+    if not path.exists():
+        return {}
+    found: dict[int, dict[str, Any]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            record = json.loads(line)
+            deal = record["deal"]
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"{path}, line {number}: not a deal's record") from None
+        other = {key: record.get(key) for key in settings if record.get(key) != settings[key]}
+        if other:
+            raise SystemExit(
+                f"{path}, line {number}: made with {other}, not {settings}: resume into a new file"
+            )
+        if deal in deals:
+            found[deal] = record
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", choices=VARIANTS, default="classic")
@@ -85,7 +114,18 @@ def main() -> None:
     parser.add_argument(
         "--honest-only", action="store_true", help="run the honest player alone, not the solver"
     )
+    parser.add_argument(
+        "-r",
+        "--resume",
+        action="store_true",
+        help="count the deals already in --jsonl, play the rest",
+    )
     args = parser.parse_args()
+    if args.resume and args.jsonl is None:
+        parser.error("--resume continues the records of --jsonl FILE: give the file")
+    settings = {key: getattr(args, key) for key in SETTINGS}
+    deals = range(args.first, args.first + args.deals)
+    earlier = recorded(args.jsonl, settings, deals) if args.resume else {}
 
     counts = {"won": 0, "lost": 0, "unknown": 0}
     honest_won = 0
@@ -94,11 +134,21 @@ def main() -> None:
     nodes = 0
     added = 0
     began = time.perf_counter()
+    for record in earlier.values():
+        if "result" in record:
+            counts[record["result"]] += 1
+            solve_times.append(record["seconds"])
+            nodes += record["nodes"]
+        honest_times.append(record["honest_seconds"])
+        honest_won += record["honest"] == "won"
     deal = args.first
-    with tqdm(total=args.deals, desc=args.variant, unit="deal") as bar:
+    with tqdm(total=args.deals, desc=args.variant, unit="deal", initial=len(earlier)) as bar:
         while deal < args.first + args.deals:
             if time.perf_counter() - began > args.minutes * 60:
                 break
+            if deal in earlier:
+                deal += 1
+                continue
             verdict = None
             if not args.honest_only:
                 clock = time.perf_counter()
@@ -115,6 +165,7 @@ def main() -> None:
             if args.jsonl is not None:
                 record: dict[str, Any] = {
                     "deal": deal,
+                    **settings,
                     "honest": honest.status.value,
                     "honest_seconds": round(honest_times[-1], 4),
                 }
@@ -131,7 +182,7 @@ def main() -> None:
             deal += 1
             bar.update(1)
             bar.set_postfix(won=counts["won"], lost=counts["lost"], honest=honest_won)
-    done = deal - args.first
+    done = len(honest_times)  # every deal played or counted from its record
     solving = sum(solve_times)
     print(f"Crazy Quilt, {args.variant}: deals {args.first}–{deal - 1} ({done} deals)")
     if not args.honest_only:

@@ -39,6 +39,7 @@ SMOKE: dict[str, list[list[str]]] = {
     "crazy_quilt_suits.py": [["--only", "9", "--budget", "2000"]],
     "crazy_quilt_winrate.py": [
         ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
+        ["--deals", "2", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl", "-r"],
     ],
     "crazy_quilt_summary.py": [
         ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from functools import cache
 
 import pytest
 
 from spielcenter.cli import main
-from spielcenter.cli.solve import EXIT_LOST, EXIT_UNKNOWN, EXIT_WON, parse_range
+from spielcenter.cli.solve import (
+    DEFAULT_BUDGETS,
+    EXIT_LOST,
+    EXIT_UNKNOWN,
+    EXIT_WON,
+    _resolve,
+    parse_range,
+)
 from spielcenter.games import get_game
 from spielcenter.games.base import Status
 from spielcenter.solvers.cruel import solve
@@ -124,3 +132,63 @@ def test_a_win_rate_refuses_an_unknown_verdict():
     with pytest.raises(ValueError, match="verdict"):
         rate.add(1, "maybe", 0.1)
     assert rate.deals == 0
+
+
+def test_winrate_records_each_deal_and_a_second_run_resumes_from_the_records(tmp_path, capsys):
+    records = tmp_path / "cruel.jsonl"
+    argv = ["winrate", "cruel", "--budget", "50000", "--records", str(records), "--json"]
+    assert main([*argv, "--deals", "1..3"]) == 0
+    lines = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [line["deal"] for line in lines] == [1, 2, 3]
+    for line in lines:
+        assert line["result"] == solve(line["deal"], node_budget=50_000).result
+        assert (line["game"], line["variant"], line["budget"]) == ("cruel", "classic", 50_000)
+    # A deal recorded is counted from its record, not solved again: forge deal 2's record.
+    lines[1] |= {"result": "unknown", "moves": []}
+    records.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    capsys.readouterr()
+    assert main([*argv, "--deals", "1..5"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["count"] == 5
+    assert 2 in summary["unknown_deals"]
+    assert [json.loads(line)["deal"] for line in records.read_text().splitlines()] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
+
+
+def test_winrate_refuses_records_of_another_measurement_and_leaves_them(tmp_path, capsys):
+    records = tmp_path / "cruel.jsonl"
+    assert (
+        main(
+            ["winrate", "cruel", "--deals", "1..2", "--budget", "50000", "--records", str(records)]
+        )
+        == 0
+    )
+    before = records.read_text()
+    assert main(["winrate", "cruel", "--deals", "1..4", "--records", str(records)]) == 2
+    assert "another measurement" in capsys.readouterr().err
+    assert records.read_text() == before
+
+
+def test_winrate_refuses_a_records_file_with_a_line_that_is_no_record(tmp_path, capsys):
+    records = tmp_path / "cruel.jsonl"
+    records.write_text('{"deal": 1, "result": "wo')
+    assert main(["winrate", "cruel", "--deals", "1..2", "--records", str(records)]) == 2
+    assert "line 1: not a deal's record" in capsys.readouterr().err
+
+
+def test_each_game_is_solved_at_the_budget_of_its_published_win_rates(capsys):
+    # docs/winrates.md measures Cruel at 2 000 000 positions a deal, and
+    # docs/winrates-crazy-quilt.md Crazy Quilt at 3 000 000.
+    assert DEFAULT_BUDGETS == {"cruel": 2_000_000, "crazy-quilt": 3_000_000}
+    for game, budget in DEFAULT_BUDGETS.items():
+        args = argparse.Namespace(game=game, variant=None, budget=None, time_limit=None)
+        _resolve(args)
+        assert args.budget == budget
+    with pytest.raises(SystemExit):
+        main(["winrate", "crazy-quilt", "--help"])
+    assert "crazy-quilt 3_000_000" in capsys.readouterr().out

@@ -7,6 +7,7 @@ Both are checked here against the engine and against a brute-force search.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from functools import cache
@@ -27,9 +28,13 @@ from spielcenter.solvers.crazy_quilt_beam import (
     LastPass,
     _Beam,
     _best_of_each_foundation_state_first,
+    _mixed,
     _Node,
+    _wide_restarts,
+    _widening,
     beam_search,
     last_pass_beam,
+    mixed_beams,
     restart_plan,
     run_beams,
     shaken_restarts,
@@ -327,6 +332,32 @@ def test_the_wide_restarts_win_a_deal_the_narrow_restarts_do_not() -> None:
     assert widening_beams(position, node_budget=300_000).result == "unknown"
 
 
+def test_after_the_narrow_beams_a_wider_beam_and_a_wide_restart_take_turns() -> None:
+    widening, wide = _widening(), _wide_restarts(WIDE_WIDTH)
+    narrow = [next(widening) for _ in PLANS]
+    assert {width for width, *_ in narrow} == {16}
+    then = [next(widening), next(wide), next(widening), next(wide)]
+    assert then[0][0] == 48 and then[1] == (WIDE_WIDTH, SCORES[1001 % 3], 1001, True)
+    assert list(itertools.islice(_mixed(), len(PLANS) + 4)) == narrow + then
+
+
+def test_the_mixed_beams_win_a_deal_the_widening_beams_do_not_at_their_budget() -> None:
+    # Classic deal 560: the widening beams leave it unknown (the solver, whose beams they
+    # were, left it unknown at 3 000 000 positions). The mixed beams win it with the first wide
+    # restart after their narrow beams, about 306 000 positions in all; the line replays.
+    position = position_of(start_state(560, "classic"))
+    mixed = mixed_beams(position, node_budget=400_000)
+    assert mixed.result == "won" and mixed.nodes <= 400_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(560, mixed.moves)) is Status.WON
+    assert widening_beams(position, node_budget=400_000).result == "unknown"
+
+
+def test_within_the_narrow_beams_the_mixed_beams_are_the_widening_ones() -> None:
+    position = position_of(start_state(9, "classic"))
+    assert mixed_beams(position, node_budget=30_000) == widening_beams(position, node_budget=30_000)
+
+
 def test_a_last_pass_the_exact_search_gives_up_on_is_won_by_a_beam_through_it() -> None:
     # Classic deals 23 and 321: the wide restarts did not win them at 60 000 000 positions
     # while every last pass got only the exact search's 2 000 positions. Their first wide beam
@@ -432,12 +463,15 @@ def test_a_beam_through_the_last_pass_starts_only_where_a_last_pass_starts() -> 
 def test_the_beams_are_run_by_their_names() -> None:
     position = position_of(start_state(9, "classic"))
     for name, beams in (
+        ("mixed", mixed_beams),
         ("widening", widening_beams),
         ("restarts", shaken_restarts),
         ("wide-restarts", wide_restarts),
     ):
         assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
-    with pytest.raises(ValueError, match="no beams 'narrow'; the beams are widening, restarts, "):
+    with pytest.raises(
+        ValueError, match="no beams 'narrow'; the beams are mixed, widening, restarts, "
+    ):
         run_beams("narrow", position, node_budget=30_000)
 
 

@@ -294,9 +294,9 @@ def test_a_spent_time_budget_answers_unknown() -> None:
     assert solve(1, "classic", node_budget=10**9, time_budget=0.0).result == "unknown"
 
 
-def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_widening_beams() -> None:
-    # Classic deal 193: at 200 000 positions the widening beams leave it unknown, the restarts
-    # (in the same three quarters of the budget) win it; the line replays to a won game.
+def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_mixed_beams() -> None:
+    # Classic deal 193: at 200 000 positions the mixed beams leave it unknown, the restarts
+    # (in the same share of the budget) win it; the line replays to a won game.
     assert solve(193, "classic", node_budget=200_000).result == "unknown"
     verdict = solve(193, "classic", node_budget=200_000, beams="restarts")
     assert verdict.result == "won" and verdict.nodes <= 200_000
@@ -304,9 +304,21 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_widening_beams()
     assert game.status(game.replay(193, verdict.moves)) is Status.WON
 
 
-def test_the_solver_may_run_the_wide_restarts_in_place_of_its_widening_beams() -> None:
+def test_by_default_the_solver_runs_the_mixed_beams() -> None:
+    # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it with their
+    # first wide restart, within the beams' share of 500 000 positions; the widening
+    # beams, the default until 2026-12-06, do not. The line replays to a won game.
+    verdict = solve(560, "classic", node_budget=500_000)
+    assert verdict.result == "won" and verdict.nodes <= 500_000
+    assert solve(560, "classic", node_budget=500_000, beams="mixed") == verdict
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(560, verdict.moves)) is Status.WON
+    assert solve(560, "classic", node_budget=500_000, beams="widening").result == "unknown"
+
+
+def test_the_solver_may_run_the_wide_restarts_in_place_of_its_mixed_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it in the
-    # beams' three quarters of 400 000 positions; the line replays to a won game.
+    # beams' share of 400 000 positions; the line replays to a won game.
     verdict = solve(560, "classic", node_budget=400_000, beams="wide-restarts")
     assert verdict.result == "won" and verdict.nodes <= 400_000
     game = get_game("crazy-quilt", "classic")
@@ -329,7 +341,8 @@ def test_a_state_of_another_variant_is_refused() -> None:
 
 def test_beams_the_solver_does_not_have_are_refused() -> None:
     with pytest.raises(
-        ValueError, match=r"no beams 'widest'; the beams are widening, restarts, wide-restarts$"
+        ValueError,
+        match=r"no beams 'widest'; the beams are mixed, widening, restarts, wide-restarts$",
     ):
         solve(1, "classic", beams="widest")
 

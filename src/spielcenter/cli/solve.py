@@ -5,7 +5,13 @@ exhaustive) or ``unknown`` (the budget ran out), and the positions searched. Its
 the answer: 0 won, 1 lost, 3 unknown, 2 bad input or a game without a solver.
 
 ``winrate GAME --variant V --deals A..B`` solves every deal of a range with a progress bar and
-prints the won / lost / unknown counts with 95 % Wilson intervals and the time per deal.
+prints the won / lost / unknown counts with 95 % Wilson intervals and the time per deal. With
+``--records FILE`` it appends each deal's record to ``FILE`` (a JSON line) as soon as the deal is
+solved, and a run started again with the same file and settings resumes: the deals recorded there
+are counted from their records, not solved again.
+
+Without ``--budget`` each game gets the budget its win rates were measured at
+(:data:`DEFAULT_BUDGETS`).
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -23,8 +31,7 @@ from tqdm import tqdm
 from spielcenter.games import GameError
 from spielcenter.games.base import canonical_name, variants_of
 from spielcenter.games.shuffle import DealNumberError, check_deal
-from spielcenter.solvers.cruel import DEFAULT_NODE_BUDGET
-from spielcenter.solvers.cruel_winrate import WinRate
+from spielcenter.solvers.cruel_winrate import RESULTS, WinRate
 from spielcenter.solvers.registry import SolveFunction, solver_of
 from spielcenter.solvers.verdict import Verdict
 
@@ -34,6 +41,10 @@ EXIT_WON = 0
 EXIT_LOST = 1
 EXIT_UNKNOWN = 3
 _EXITS = {"won": EXIT_WON, "lost": EXIT_LOST, "unknown": EXIT_UNKNOWN}
+
+DEFAULT_BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 3_000_000}
+"""Positions per deal when ``--budget`` is not given: the budgets of the published win rates
+(docs/winrates.md, docs/winrates-crazy-quilt.md), each about 10 s a deal at most on one core."""
 
 Solver = Callable[[int, str, int, float | None], Verdict]
 """Solve one deal: (deal, variant, positions, seconds or ``None``) to a verdict."""
@@ -63,17 +74,22 @@ def register(subparsers: Any) -> None:
     winrate = subparsers.add_parser("winrate", help="solve a range of deals and count the results")
     winrate.add_argument("game", help="cruel or crazy-quilt")
     winrate.add_argument("--deals", required=True, help="a range of deal numbers: A..B")
+    winrate.add_argument(
+        "--records",
+        type=Path,
+        help="append each deal's record to this JSON-lines file; resume from the deals in it",
+    )
     _options(winrate)
     winrate.set_defaults(func=cmd_winrate)
 
 
 def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", help="variant (default: the game's first)")
+    budgets = ", ".join(f"{game} {budget:_}" for game, budget in DEFAULT_BUDGETS.items())
     parser.add_argument(
         "--budget",
         type=int,
-        default=DEFAULT_NODE_BUDGET,
-        help=f"positions to search per deal (default {DEFAULT_NODE_BUDGET})",
+        help=f"positions to search per deal (default per game: {budgets})",
     )
     parser.add_argument("--time-limit", type=float, help="seconds per deal (default: none)")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
@@ -94,6 +110,8 @@ def _resolve(args: argparse.Namespace) -> tuple[str, str, Solver]:
     variant = args.variant or variants[0]
     if variant not in variants:
         raise ValueError(f"{name} has no variant {variant!r}; its variants: {', '.join(variants)}")
+    if args.budget is None:
+        args.budget = DEFAULT_BUDGETS.get(name, DEFAULT_BUDGETS["cruel"])
     if args.budget <= 0:
         raise ValueError(f"the budget must be a positive number of positions, not {args.budget}")
     if args.time_limit is not None and args.time_limit <= 0:
@@ -172,11 +190,27 @@ def measure(
     time_limit: float | None = None,
     progress: bool = True,
     on_deal: Callable[[int, Verdict, float], None] | None = None,
+    resumed: Sequence[Recorded] = (),
 ) -> WinRate:
     """Solve each deal, timing it, with a tqdm progress bar on standard error; ``on_deal`` (if
-    given) hears each deal's number, verdict and seconds as soon as it is solved."""
+    given) hears each deal's number, verdict and seconds as soon as it is solved. The
+    ``resumed`` deals (solved by an earlier run) are counted first and not solved again; the bar
+    starts at their number."""
     rate = WinRate(game, variant, first, last)
-    for deal in tqdm(list(deals), desc=f"{game} {variant}", unit="deal", disable=not progress):
+    done = set()
+    for record in sorted(resumed, key=lambda record: record.deal):
+        rate.add(record.deal, record.result, record.seconds)
+        done.add(record.deal)
+    todo = [deal for deal in deals if deal not in done]
+    bar = tqdm(
+        todo,
+        desc=f"{game} {variant}",
+        unit="deal",
+        disable=not progress,
+        initial=len(done),
+        total=len(done) + len(todo),
+    )
+    for deal in bar:
         started = time.perf_counter()
         verdict = solver(deal, variant, budget, time_limit)
         seconds = time.perf_counter() - started
@@ -186,15 +220,89 @@ def measure(
     return rate
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """One deal's record in a ``--records`` file: what a resumed run counts it as."""
+
+    deal: int
+    result: str
+    seconds: float
+
+
+def read_records(path: Path, settings: dict[str, object], first: int, last: int) -> list[Recorded]:
+    """The deals from ``first`` to ``last`` recorded in ``path`` (none when it does not exist).
+
+    Every record must have been made with ``settings`` (game, variant, budget, time limit):
+    counts made otherwise do not add up, so such a file is refused (``ValueError``), as is a
+    line that is not a record (a run killed while writing it: remove that line).
+    """
+    if not path.exists():
+        return []
+    found: dict[int, Recorded] = {}
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                record = json.loads(line)
+                deal, result, seconds = record["deal"], record["result"], record["seconds"]
+            except (ValueError, KeyError, TypeError):
+                raise ValueError(f"{path}, line {number}: not a deal's record") from None
+            if not isinstance(deal, int) or result not in RESULTS:
+                raise ValueError(f"{path}, line {number}: not a deal's record")
+            other = {key: record.get(key) for key in settings if record.get(key) != settings[key]}
+            if other:
+                raise ValueError(
+                    f"{path} holds records of another measurement ({_settings_text(other)}, "
+                    f"not {_settings_text({key: settings[key] for key in other})}): "
+                    "give a new file to measure with these settings"
+                )
+            if first <= deal <= last:
+                found[deal] = Recorded(deal, result, float(seconds))
+    return list(found.values())
+
+
+def _settings_text(settings: dict[str, object]) -> str:
+    return ", ".join(f"{key} {value}" for key, value in settings.items())
+
+
+def _record_line(settings: dict[str, object], deal: int, verdict: Verdict, seconds: float) -> str:
+    record: dict[str, object] = {**settings, "deal": deal, **_verdict_json(verdict)}
+    record["seconds"] = round(seconds, 4)
+    return json.dumps(record) + "\n"
+
+
 def cmd_winrate(args: argparse.Namespace) -> int:
     """Solve a range of deals and print the counts, intervals and times."""
     try:
         name, variant, solver = _resolve(args)
         first, last = parse_range(args.deals)
-    except ValueError as exc:
+        settings: dict[str, object] = {
+            "game": name,
+            "variant": variant,
+            "budget": args.budget,
+            "time_limit": args.time_limit,
+        }
+        resumed = [] if args.records is None else read_records(args.records, settings, first, last)
+    except (ValueError, OSError) as exc:
         return _error(str(exc))
+    on_deal = None
+    if args.records is not None:
+        path: Path = args.records
+
+        def on_deal(deal: int, verdict: Verdict, seconds: float) -> None:
+            with path.open("a", encoding="utf-8") as out:
+                out.write(_record_line(settings, deal, verdict, seconds))
+
     rate = measure(
-        name, variant, range(first, last + 1), first, last, solver, args.budget, args.time_limit
+        name,
+        variant,
+        range(first, last + 1),
+        first,
+        last,
+        solver,
+        args.budget,
+        args.time_limit,
+        on_deal=on_deal,
+        resumed=resumed,
     )
     if args.json:
         sys.stdout.write(json.dumps(rate.as_json()) + "\n")

@@ -16,9 +16,10 @@ reasoning is in ``docs/winrates-crazy-quilt.md``):
    rules, the other suits' quilt cards are *ghosts* that leave as soon as they are available.
    Every line of the deal is a line of that smaller game, so a smaller game searched to the end
    without a win proves the deal ``lost`` (classic deal 175: its diamonds cannot all be founded).
-3. **Beams** over the passes before the last (:mod:`~spielcenter.solvers.crazy_quilt_beam`), three
-   quarters of the budget: they revisit the early choices a depth-first search leaves for last
-   (docs/winrates-crazy-quilt.md holds the measurement).
+3. **Beams** over the passes before the last (:mod:`~spielcenter.solvers.crazy_quilt_beam`),
+   15/16 of the budget: they revisit the early choices a depth-first search leaves for last
+   (docs/winrates-crazy-quilt.md holds the measurement). By default the *mixed* beams: the
+   narrow widening beams, then wider ones and wide restarts in turn.
 4. **The exhaustive search** (:mod:`~spielcenter.solvers.crazy_quilt_search`): a plain one gets a
    quarter of what is left, then the search with the check across the redeal the rest, skipping
    what the plain one searched to the end.
@@ -48,9 +49,14 @@ from spielcenter.solvers.verdict import Verdict
 __all__ = ["BEAMS", "DEFAULT_NODE_BUDGET", "Verdict", "solve", "start_state"]
 
 
-BEAM_SHARE: Final = 3
-""":func:`solve` gives the beams (:mod:`spielcenter.solvers.crazy_quilt_beam`) 3/4 of its
-budget, after the honest player's trial."""
+BEAM_SHARE: Final = 15
+""":func:`solve` gives the beams (:mod:`spielcenter.solvers.crazy_quilt_beam`) 15/16 of its
+budget, after the honest player's trial (3/4 until 2026-12-06: the depth-first searches after
+them decided none of the 418 deals of that day's samples, and the beams with their share won
+more; docs/winrates-crazy-quilt.md, *One run as a user runs it*)."""
+
+BEAM_PARTS: Final = 16
+"""The parts of the budget :data:`BEAM_SHARE` counts."""
 
 SUITS_SHARE: Final = 20
 """:func:`solve` gives the suits alone (:mod:`spielcenter.solvers.crazy_quilt_suits`) 1/20 of its
@@ -66,7 +72,7 @@ def solve(
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     time_budget: float | None = None,
-    beams: str = "widening",
+    beams: str = "mixed",
 ) -> Verdict:
     """Decide the Crazy Quilt ``position`` (a deal number or an engine state), stock known.
 
@@ -75,12 +81,14 @@ def solve(
     if given, ``time_budget`` seconds (the only use of a clock, and only when asked). ``lost``
     means the whole reachable space was searched without finding a win.
 
-    ``beams`` names the beams' share of the search: ``widening``
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default), ``restarts``
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`) or ``wide-restarts``
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.wide_restarts`, for deals the others gave up
-    on). The restarts win a few more deals in more time and positions, so the default stays
-    (docs/winrates-crazy-quilt.md, *Shaken restarts*).
+    ``beams`` names the beams' share of the search: ``mixed``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.mixed_beams`, the default: the narrow
+    widening beams, then wider ones and wide restarts in turn), ``widening``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default until
+    2026-12-06), ``restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`)
+    or ``wide-restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.wide_restarts`, for deals
+    the others gave up on). docs/winrates-crazy-quilt.md, *A schedule of widening beams and
+    wide restarts*, compares them.
     """
     if beams not in BEAMS:  # checked before the honest trial spends anything
         raise ValueError(f"no beams {beams!r}; the beams are {', '.join(BEAMS)}")
@@ -103,7 +111,9 @@ def solve(
     # search of the same size (they revisit the early choices); on small positions a beam that
     # drops nothing is exhaustive and proves a loss.
     deadline = None if time_budget is None else time.monotonic() + time_budget
-    beamed = run_beams(beams, compact, node_budget=node_budget * BEAM_SHARE // 4, deadline=deadline)
+    beamed = run_beams(
+        beams, compact, node_budget=node_budget * BEAM_SHARE // BEAM_PARTS, deadline=deadline
+    )
     nodes = trial.nodes + alone.nodes + beamed.nodes
     if beamed.result != "unknown":
         return Verdict(beamed.result, beamed.moves, nodes)

@@ -76,12 +76,13 @@ __all__ = [
     "LastPass",
     "beam_search",
     "last_pass_beam",
+    "mixed_beams",
     "restart_plan",
     "shaken_restarts",
     "widening_beams",
 ]
 
-BEAMS: Final = ("widening", "restarts", "wide-restarts")
+BEAMS: Final = ("mixed", "widening", "restarts", "wide-restarts")
 """The beams :func:`run_beams` (and so :func:`~spielcenter.solvers.crazy_quilt.solve`) may run."""
 
 BEAM_WIDTH: Final = 150
@@ -673,11 +674,37 @@ def _wide_restarts(width: int) -> Iterator[BeamPlan]:
         yield beam_width, weights, seed, True
 
 
+def mixed_beams(position: Position, *, node_budget: int, deadline: float | None = None) -> Verdict:
+    """The beams of :func:`widening_beams` at :data:`FIRST_WIDTH`, then, from the next width on,
+    each widening beam followed by a wide restart (:func:`wide_restarts`' beams in their order),
+    until one decides or ``node_budget`` positions are spent; they share their relaxed checks.
+
+    The narrow widening beams win most deals cheaply. Past them the widening beams and the
+    wide restarts win different deals, and a single budget cannot know in advance which kind a
+    deal needs, so they take turns (a schedule of two searches, as constraint models and other
+    solvers are combined for Klondike); measured in docs/winrates-crazy-quilt.md, *A schedule
+    of widening beams and wide restarts*."""
+    return _beams_in_turn(position, _mixed(), node_budget, deadline)
+
+
+def _mixed() -> Iterator[BeamPlan]:
+    """The beams of :func:`mixed_beams` (a generator function, as :func:`_restarts` is)."""
+    widening = _widening()
+    wide = _wide_restarts(WIDE_WIDTH)
+    for _ in PLANS:
+        yield next(widening)
+    while True:
+        yield next(widening)
+        yield next(wide)
+
+
 def run_beams(
     name: str, position: Position, *, node_budget: int, deadline: float | None = None
 ) -> Verdict:
     """The beams named ``name`` (one of :data:`BEAMS`:
-    ``widening``, ``restarts`` or ``wide-restarts``) run on ``position``."""
+    ``mixed``, ``widening``, ``restarts`` or ``wide-restarts``) run on ``position``."""
+    if name == "mixed":
+        return mixed_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "widening":
         return widening_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "restarts":
