@@ -599,7 +599,9 @@ def main() -> None:
         epilog=__doc__.split("Usage::")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--players", type=int, nargs="+", default=[200, 600, 1000])
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[200, 600, 1000], help="one row per number"
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window per phase")
     parser.add_argument(
         "--clients", type=int, default=2, help="client processes the players are spread over"
