@@ -5,8 +5,9 @@ five trips between the event loop and the driver's thread (begin, insert, update
 pool's reset), each a handful of Python calls and a wait for the interpreter's lock: about a
 millisecond of the server's CPU per batch, most of what an entry cost (docs/performance.md,
 "CPU per entry"). Here the whole batch is one call in one thread, on one connection kept open,
-with the same statements and the same stored values: the columns' own SQLAlchemy types turn the
-values into what SQLite stores, so every other reader sees rows as if SQLAlchemy wrote them.
+as two statements of many rows (the insert and the update of ``store/repositories.py``, with the
+same stored values: the columns' own SQLAlchemy types turn the values into what SQLite stores,
+so every other reader sees rows as if SQLAlchemy wrote them).
 
 The connection is tuned as the engine's are (``store/db.py``); another writer holding the
 database makes this one wait (``busy_timeout``) in its thread, never the event loop.
@@ -54,8 +55,9 @@ class SqliteLogAppender:
     async def append(self, entries: Sequence[tuple[NewEntry, dict[str, Any]]]) -> None:
         """Commit the entries and summaries in one transaction; an entry whose ``(game, seq)``
         is taken raises SQLAlchemy's :class:`IntegrityError`, as the engine would."""
+        statements = self._statements(entries)
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._write, list(entries))
+        await loop.run_in_executor(self._thread, self._write, statements)
 
     def close(self) -> None:
         """Close the connection (in its thread) and stop the thread."""
@@ -76,35 +78,71 @@ class SqliteLogAppender:
             self._connection = connection
         return self._connection
 
-    def _write(self, entries: list[tuple[NewEntry, dict[str, Any]]]) -> None:
-        connection = self._open()
+    def _statements(self, entries: Sequence[tuple[NewEntry, dict[str, Any]]]) -> list[Statement]:
+        """The batch as two statements of many rows each (per ``ROWS_PER_STATEMENT``), prepared
+        here in the event loop.
+
+        One statement is one step of SQLite; the ``sqlite3`` module lets the interpreter's lock
+        go for each step and must win it back from the busy event loop, which takes up to the
+        switch interval each time: with ``executemany`` (a step per row) a batch of hundreds of
+        entries held every socket for hundreds of milliseconds (docs/performance.md).
+        """
         columns = list(entries[0][1])
-        summary_types = self._summary_types.get(tuple(columns))
-        if summary_types is None:
-            summary_types = _processors(GameRecord, columns, self._dialect)
-            self._summary_types[tuple(columns)] = summary_types
-        update = (
-            f"UPDATE {GameRecord.__tablename__} SET "
-            + ", ".join(f"{column} = ?" for column in columns)
-            + " WHERE id = ?"
-        )
-        rows = [_bound(entry, self._entry_types) for entry, _ in entries]
-        summaries = [
-            (*_bound([summary[c] for c in columns], summary_types), entry.game_id)
-            for entry, summary in entries
-        ]
+        types = self._summary_types.get(tuple(columns))
+        if types is None:
+            types = _processors(GameRecord, columns, self._dialect)
+            self._summary_types[tuple(columns)] = types
+        statements: list[Statement] = []
+        for start in range(0, len(entries), ROWS_PER_STATEMENT):
+            chunk = entries[start : start + ROWS_PER_STATEMENT]
+            rows = [_bound(entry, self._entry_types) for entry, _ in chunk]
+            row = "(" + ", ".join("?" * len(ENTRY_COLUMNS)) + ")"
+            statements.append(
+                (
+                    f"INSERT INTO {GameEntry.__tablename__} ({', '.join(ENTRY_COLUMNS)})"
+                    f" VALUES {', '.join([row] * len(rows))}",
+                    [value for bound in rows for value in bound],
+                )
+            )
+            summaries = {
+                entry.game_id: _bound([summary[c] for c in columns], types)
+                for entry, summary in chunk
+            }
+            statements.append(_update(columns, summaries))
+        return statements
+
+    def _write(self, statements: list[Statement]) -> None:
+        connection = self._open()
         try:
             connection.execute("BEGIN IMMEDIATE")
-            connection.executemany(self._insert, rows)
-            connection.executemany(update, summaries)
+            for sql, parameters in statements:
+                connection.execute(sql, parameters)
             connection.execute("COMMIT")
         except sqlite3.IntegrityError as exc:
             connection.execute("ROLLBACK")
-            raise IntegrityError(self._insert, rows, exc) from exc
+            raise IntegrityError(statements[0][0], None, exc) from exc
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
+
+
+Statement = tuple[str, list[Any]]
+ROWS_PER_STATEMENT = 200
+"""Rows of one statement at most (SQLite takes 32 766 parameters in one)."""
+
+
+def _update(columns: list[str], summaries: dict[str, tuple[Any, ...]]) -> Statement:
+    """One ``UPDATE`` of the games of a batch, each column a ``CASE`` over their ids (a game is
+    in a batch once: its lock is held until its entry is committed), found by the key."""
+    cases, parameters = [], []
+    for k, column in enumerate(columns):
+        cases.append(f"{column} = CASE id" + " WHEN ? THEN ?" * len(summaries) + " END")
+        for game_id, values in summaries.items():
+            parameters += [game_id, values[k]]
+    ids = ", ".join("?" * len(summaries))
+    sql = f"UPDATE {GameRecord.__tablename__} SET {', '.join(cases)} WHERE id IN ({ids})"
+    return sql, [*parameters, *summaries]
 
 
 Processor = Callable[[Any], Any] | None
