@@ -15,7 +15,8 @@ PostgreSQL with Redis (``server/cluster.py``) — and each load level ``TABLES:P
 The same run measures a bare uvicorn WebSocket echo with as many connections, one message a
 second each: the limit of this machine and of this one-process client. Per level it reports p50,
 p95 and p99 of both round trips, errors, each server process's CPU (100 % = one core) and peak
-memory, this client's CPU and the machine's load average (the machine is shared). The servers'
+memory, this client's CPU (a level where it used most of a core is marked ``client_saturated``)
+and the machine's load average (the machine is shared). The servers'
 logs are kept; their folder is printed.
 
 ``--soak SECONDS`` instead keeps one level running on one process (``--soak 600``: the 10
@@ -62,7 +63,13 @@ from tqdm import tqdm
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the private PostgreSQL and Redis of the tests
 
-from bench.server import cpu_seconds, rss_mb, start_echo, wait_until_up  # noqa: E402
+from bench.server import (  # noqa: E402
+    SATURATED_PCT,
+    cpu_seconds,
+    rss_mb,
+    start_echo,
+    wait_until_up,
+)
 from tests.backends import free_port, postgres_cluster, redis_server  # noqa: E402
 from tests.reliability.servers import Server, start_together  # noqa: E402
 
@@ -356,9 +363,12 @@ async def watch(pids: list[int], sample: Sample, bar: tqdm[Any]) -> dict[str, An
         loads.append(os.getloadavg()[0])
         bar.update(0.5)
     seconds = time.monotonic() - watching.started
+    client_pct = round(100 * (time.process_time() - client_cpu) / seconds, 1)
     return {
         **watching.result(),
-        "client_cpu_pct": round(100 * (time.process_time() - client_cpu) / seconds, 1),
+        "client_cpu_pct": client_pct,
+        # A client using most of a core measures itself (bench/server.py, SATURATED_PCT).
+        "client_saturated": client_pct >= SATURATED_PCT,
         "load_avg": round(statistics.mean(loads), 1) if loads else None,
     }
 

@@ -1,18 +1,34 @@
-"""Issue 4's server benchmark: N players on loopback, each playing a patience move every second.
+"""Issues 4 and 40: N patience players on loopback, each playing a patience move every second.
 
-For each N (default 100, 500, 1000) the script starts ``spielcenter serve`` on a fresh data
-folder, creates N guest accounts with a Cruel game each, opens N WebSockets and lets every
-player send one entry per second (a legal move, then its undo, and so on: the game never ends and
-every entry is a committed log entry). It measures the round trip from sending a message to
-receiving its ``event`` (p50, p99, max), errors, and the server process's CPU and peak memory.
+For each N the script starts ``spielcenter serve`` (one process) on a fresh data folder and
+database, creates N guest accounts with a Cruel game each, opens N WebSockets and lets every
+player send one entry per second (a legal move, then its undo, and so on: the game never ends
+and every entry is a committed log entry). In the same run a bare uvicorn WebSocket echo server
+gets the same load from the same clients: the limit of this machine and this client.
 
-In the same run a bare uvicorn WebSocket echo server gets the same load; its round trip is the
-limit of this machine and this client (the client itself is one Python process), to compare with.
+Per row: the round trip from sending a message to its ``event`` (p50, p99, max), messages and
+errors, the server process's CPU (100 % = one core) and CPU milliseconds per entry (process
+CPU time / entries answered: steadier than any latency on a shared machine), its peak memory,
+the bytes of an event (its JSON, and as permessage-deflate with context takeover sends it), the
+machine's load average, and the clients' own CPU. The players are spread over ``--clients``
+processes; a row where one of them used ``SATURATED_PCT`` of a core or more is marked
+``client_saturated``: its latency is the client's, not the server's.
+
+``--trace`` has the server time where entries wait (``SPIELCENTER_LATENCY_TRACE``,
+server/latency.py: its lock, the group commit, the view, the send; the event loop's lag; the
+garbage collector's pauses) and lays the slow round trips beside the server's stalls.
 
 Loopback only; every phase is bounded in time. Usage::
 
-    uv run python bench/server.py                 # N = 100, 500, 1000; 10 s each
-    uv run python bench/server.py --players 100 --seconds 5
+    uv run python bench/server.py                             # the issue's rows: 200 600 1000
+    uv run python bench/server.py --players 200 600 1000 --seconds 20 --json server.json
+    uv run python bench/server.py --players 1000 --trace      # where the slow entries waited
+    uv run python bench/server.py --players 600 --database postgresql   # a private PostgreSQL
+    uv run python bench/server.py --players 100 --seconds 5 --clients 1
+
+The issue's rows are the defaults: SQLite, one server process, 1 entry/s per player, two client
+processes; run them on a quiet machine (``uptime`` below 1.5) and put the rows, with the load
+average they print, into docs/performance.md.
 """
 
 from __future__ import annotations
@@ -20,16 +36,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import secrets
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +63,12 @@ from tqdm import tqdm
 from spielcenter.games.base import get_game
 
 HOST = "127.0.0.1"
+WARM_UP_S = 2.0
+"""Entries before the measured window (the first opens, the first commits) are not measured."""
+SATURATED_PCT = 85.0
+"""A client process using this much of a core measures itself: its row is marked."""
+SLOW_TRIP_MS = 50.0
+"""Round trips at least this long are laid beside the server's stalls (``--trace``)."""
 ECHO_APP = """
 async def app(scope, receive, send):
     if scope["type"] == "lifespan":
@@ -64,37 +93,7 @@ async def app(scope, receive, send):
 """
 
 
-@dataclass
-class Sample:
-    """What one load phase measured."""
-
-    target: str
-    players: int
-    round_trips_ms: list[float] = field(default_factory=list)
-    errors: int = 0
-    error_kinds: Counter[str] = field(default_factory=Counter)
-    cpu_s: float = 0.0
-    seconds: float = 0.0
-    peak_rss_mb: float = 0.0
-
-    def summary(self) -> dict[str, Any]:
-        trips = sorted(self.round_trips_ms)
-
-        def pct(p: float) -> float | None:
-            return round(trips[min(len(trips) - 1, int(p * len(trips)))], 2) if trips else None
-
-        return {
-            "target": self.target,
-            "players": self.players,
-            "messages": len(trips),
-            "errors": self.errors,
-            "error_kinds": dict(self.error_kinds),
-            "p50_ms": round(statistics.median(trips), 2) if trips else None,
-            "p99_ms": pct(0.99),
-            "max_ms": round(trips[-1], 2) if trips else None,
-            "server_cpu_pct": round(100 * self.cpu_s / self.seconds, 1) if self.seconds else None,
-            "server_peak_rss_mb": round(self.peak_rss_mb, 1),
-        }
+# -- the server processes ---------------------------------------------------------------------
 
 
 def free_port() -> int:
@@ -118,7 +117,7 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def wait_until_up(url: str, deadline_s: float = 30) -> None:
+async def wait_until_up(url: str, deadline_s: float = 120) -> None:
     end = time.monotonic() + deadline_s
     async with httpx.AsyncClient() as client:
         while time.monotonic() < end:
@@ -130,7 +129,9 @@ async def wait_until_up(url: str, deadline_s: float = 30) -> None:
     raise RuntimeError(f"{url} did not come up within {deadline_s} s")
 
 
-def start_spielcenter(port: int, data_dir: str) -> subprocess.Popen[bytes]:
+def start_spielcenter(
+    port: int, data_dir: str, database_url: str | None = None, trace: bool = False
+) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "SPIELCENTER_ENV": "benchmark",
@@ -143,19 +144,13 @@ def start_spielcenter(port: int, data_dir: str) -> subprocess.Popen[bytes]:
         "SPIELCENTER_GUEST_LIMIT": "1000000/hour",
         "SPIELCENTER_SOCKETS_PER_ADDRESS": "1000000",
     }
+    if database_url:
+        env["SPIELCENTER_DATABASE_URL"] = database_url
+    if trace:
+        env["SPIELCENTER_LATENCY_TRACE"] = "1"
+    command = [sys.executable, "-m", "spielcenter", "serve", "--host", HOST, "--port", str(port)]
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "spielcenter",
-            "serve",
-            "--host",
-            HOST,
-            "--port",
-            str(port),
-            "--data-dir",
-            data_dir,
-        ],
+        [*command, "--data-dir", data_dir],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -196,136 +191,442 @@ def deals(count: int) -> list[int]:
 
 async def new_player(client: httpx.AsyncClient, base: str, deal: int) -> tuple[str, str]:
     """A guest with a Cruel game: its cookie header and game id."""
-    me = (await client.get(f"{base}/api/me")).json()
-    cookie = f"spielcenter_session={client.cookies['spielcenter_session']}"
+    me = await client.get(f"{base}/api/me")
+    cookie = f"spielcenter_session={me.cookies['spielcenter_session']}"
     created = await client.post(
         f"{base}/api/games",
         json={"game": "cruel", "deal": deal},
-        headers={"X-CSRF-Token": me["csrf"], "Cookie": cookie},
+        headers={"X-CSRF-Token": me.json()["csrf"], "Cookie": cookie},
     )
-    client.cookies.clear()
+    created.raise_for_status()
     return cookie, created.json()["id"]
 
 
-async def play_spielcenter(
-    port: int, cookie: str, game_id: str, stop: float, sample: Sample, start_in: float
+async def new_players(base: str, count: int) -> list[tuple[str, str]]:
+    """``count`` guests with a game each, made 20 at a time."""
+    made: list[tuple[str, str]] = []
+    wanted = deals(count)
+    # A jar that keeps nothing: every guest's cookie travels in its own header.
+    jar = CookieJar(DefaultCookiePolicy(allowed_domains=[]))
+    async with httpx.AsyncClient(timeout=60, cookies=jar) as client:
+        for start in range(0, count, 20):
+            batch = [new_player(client, base, d) for d in wanted[start : start + 20]]
+            made += await asyncio.gather(*batch)
+    return made
+
+
+# -- the client processes ---------------------------------------------------------------------
+
+
+@dataclass
+class ClientResult:
+    """What one client process measured in the window."""
+
+    trips_ms: list[float] = field(default_factory=list)
+    slow: list[tuple[float, float]] = field(default_factory=list)
+    """``(sent, ms)`` of round trips of at least ``SLOW_TRIP_MS`` (``perf_counter``)."""
+    errors: Counter[str] = field(default_factory=Counter)
+    event_bytes: list[int] = field(default_factory=list)
+    deflated_bytes: list[int] = field(default_factory=list)
+    state_bytes: list[int] = field(default_factory=list)
+    cpu_s: float = 0.0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Go:
+    """When the players start (staggered over a second), measuring starts, and they stop."""
+
+    begin: float
+    measure_from: float
+    stop: float
+
+
+class Deflated:
+    """The bytes permessage-deflate (context takeover, as browsers and uvicorn agree on) would
+    send for each message of one socket."""
+
+    def __init__(self) -> None:
+        self.compressor = zlib.compressobj(wbits=-15)
+
+    def size(self, text: str) -> int:
+        data = self.compressor.compress(text.encode()) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+        return len(data) - 4  # the trailing 00 00 ff ff is not sent
+
+
+def client_process(
+    pipe: Connection, port: int, logins: list[tuple[str, str]] | int, changes: bool
 ) -> None:
-    """One player: open the game, then one entry a second until ``stop``."""
-    await asyncio.sleep(start_in)
-    async with websockets.connect(
-        f"ws://{HOST}:{port}/ws", additional_headers={"Cookie": cookie}, max_queue=None
-    ) as ws:
-        await ws.send(json.dumps({"type": "open", "game_id": game_id}))
-        view = json.loads(await ws.recv())["view"]
-        undo_next, number = False, 0
-        while time.monotonic() < stop:
-            number += 1
-            if undo_next:
-                message = {"type": "undo", "game_id": game_id, "id": number}
-            else:
-                message = {"type": "move", "game_id": game_id, "move": view["legal"][0]}
-                message["id"] = number
-            sent = time.perf_counter()
-            await ws.send(json.dumps(message))
-            reply = json.loads(await ws.recv())
-            if reply.get("type") == "event":
-                sample.round_trips_ms.append((time.perf_counter() - sent) * 1000)
-                view, undo_next = reply["view"], not undo_next
-            else:
-                sample.errors += 1
-                sample.error_kinds[str(reply.get("code"))] += 1
-            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
+    """A client process: ``logins`` players of Spielcenter (asking for events with what
+    changed, as the browser does, unless ``changes`` is false), or that many echo sockets."""
+    asyncio.run(_client(pipe, port, logins, changes))
 
 
-async def play_echo(port: int, stop: float, sample: Sample, start_in: float) -> None:
-    """One echo client: the same rhythm against the bare server."""
-    await asyncio.sleep(start_in)
-    async with websockets.connect(f"ws://{HOST}:{port}/", max_queue=None) as ws:
-        payload = json.dumps({"type": "move", "game_id": "x" * 32, "move": "3f", "id": 1})
-        while time.monotonic() < stop:
-            sent = time.perf_counter()
-            await ws.send(payload)
-            await ws.recv()
-            sample.round_trips_ms.append((time.perf_counter() - sent) * 1000)
-            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
-
-
-async def measure(
-    target: str, players: int, seconds: float, pid: int, runs: list[Any], bar: tqdm[Any]
-) -> Sample:
-    """Run the players (staggered over the first second) and watch the server process."""
-    sample = Sample(target, players)
-    ramp = 1.0
-    stop = time.monotonic() + ramp + seconds
+async def _client(
+    pipe: Connection, port: int, logins: list[tuple[str, str]] | int, changes: bool
+) -> None:
+    result = ClientResult()
+    players = [_EchoPlayer(port) for _ in range(logins)] if isinstance(logins, int) else []
+    if isinstance(logins, list):
+        players += [_Player(port, c, g, changes) for c, g in logins]
+    opened = await asyncio.gather(*(p.connect(result) for p in players), return_exceptions=True)
+    for failure in opened:
+        if isinstance(failure, BaseException):
+            result.errors[f"connect: {type(failure).__name__}"] += 1
+    pipe.send(("ready", len(players)))
+    go: Go = await asyncio.to_thread(pipe.recv)
+    count = max(1, len(players))
     tasks = [
-        asyncio.create_task(run(sample, stop, i * ramp / players)) for i, run in enumerate(runs)
+        asyncio.create_task(p.play(go, go.begin + i / count, result))
+        for i, p in enumerate(players)
+        if p.ws is not None
     ]
-    await asyncio.sleep(ramp)  # connections are made; measure the steady state
-    cpu_before, started = cpu_seconds(pid), time.monotonic()
-    while time.monotonic() < stop:
-        await asyncio.sleep(0.5)
-        sample.peak_rss_mb = max(sample.peak_rss_mb, rss_mb(pid))
-        bar.update(0.5)
-    sample.cpu_s, sample.seconds = cpu_seconds(pid) - cpu_before, time.monotonic() - started
-    results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
-    for result in results:
-        if isinstance(result, BaseException):
-            sample.errors += 1
-            sample.error_kinds[type(result).__name__] += 1
-    return sample
+    await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
+    cpu_before, started = time.process_time(), time.perf_counter()
+    await asyncio.sleep(max(0.0, go.stop - time.perf_counter()))
+    result.cpu_s, result.seconds = time.process_time() - cpu_before, time.perf_counter() - started
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, BaseException):
+            result.errors[type(outcome).__name__] += 1
+    await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
+    pipe.send(("done", result))
 
 
-async def bench(players_list: list[int], seconds: float) -> list[dict[str, Any]]:
-    summaries = []
-    bar = tqdm(total=2 * len(players_list) * seconds, unit="s", desc="server bench")
-    for players in players_list:
-        with tempfile.TemporaryDirectory() as folder:
-            port = free_port()
-            echo = start_echo(port, folder)
-            try:
-                await wait_until_up(f"http://{HOST}:{port}/")
-                runs = [
-                    lambda sample, stop, start_in, p=port: play_echo(p, stop, sample, start_in)
-                ] * players
-                echoed = await measure("uvicorn echo", players, seconds, echo.pid, runs, bar)
-            finally:
-                echo.terminate()
-                echo.wait(10)
-            port = free_port()
-            server = start_spielcenter(port, folder)
-            try:
-                base = f"http://{HOST}:{port}"
-                await wait_until_up(f"{base}/health")
-                async with httpx.AsyncClient() as client:
-                    logins = [await new_player(client, base, deal) for deal in deals(players)]
-                runs = [
-                    lambda sample, stop, start_in, p=port, c=cookie, g=game: play_spielcenter(
-                        p, c, g, stop, sample, start_in
-                    )
-                    for cookie, game in logins
-                ]
-                served = await measure("spielcenter", players, seconds, server.pid, runs, bar)
-            finally:
-                server.terminate()
-                server.wait(10)
-        summaries += [echoed.summary(), served.summary()]
+class _Player:
+    """One patience player: open the game, then one entry a second."""
+
+    def __init__(self, port: int, cookie: str, game_id: str, changes: bool) -> None:
+        self.url, self.cookie, self.game_id = f"ws://{HOST}:{port}/ws", cookie, game_id
+        self.changes = changes
+        self.ws: Any = None
+        self.view: dict[str, Any] = {}
+        self.deflated = Deflated()
+
+    async def connect(self, result: ClientResult) -> None:
+        # Browsers offer permessage-deflate, and so does this client (websockets' default).
+        headers = {"Cookie": self.cookie}
+        self.ws = await websockets.connect(
+            self.url, additional_headers=headers, max_queue=None, open_timeout=60
+        )
+        opening = {"type": "open", "game_id": self.game_id, "changes": self.changes}
+        await self.ws.send(json.dumps(opening))
+        text = await self.ws.recv()
+        result.state_bytes.append(len(text.encode()))
+        self.deflated.size(text)
+        self.view = json.loads(text)["view"]
+
+    async def play(self, go: Go, start_at: float, result: ClientResult) -> None:
+        await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+        undo_next, number = False, 0
+        while time.perf_counter() < go.stop:
+            number += 1
+            message: dict[str, Any] = {"type": "undo" if undo_next else "move", "id": number}
+            if not undo_next:
+                message["move"] = self.view["legal"][0]
+            sent = time.perf_counter()
+            await self.ws.send(json.dumps({**message, "game_id": self.game_id}))
+            text = await self.ws.recv()
+            took_ms = (time.perf_counter() - sent) * 1000
+            reply = json.loads(text)
+            measured = go.measure_from <= sent < go.stop
+            if reply.get("type") == "event":
+                self.view, undo_next = apply_event(self.view, reply), not undo_next
+                if measured:
+                    _count(result, sent, took_ms)
+                    result.event_bytes.append(len(text.encode()))
+                    result.deflated_bytes.append(self.deflated.size(text))
+            elif measured:
+                result.errors[str(reply.get("code"))] += 1
+            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def apply_event(view: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
+    """The view after an ``event``: its whole ``view``, or the view before with its
+    ``changes`` (docs/protocol.md, "What changed"; the browser's ``applyChanges``)."""
+    if "view" in event:
+        return dict(event["view"])
+    changes = event["changes"]
+    after = {**view, **changes["fields"]}
+    for name, items in changes.get("items", {}).items():
+        after[name] = list(view[name])
+        for index, item in items.items():
+            after[name][int(index)] = item
+    return after
+
+
+class _EchoPlayer:
+    """One socket of the bare echo server, the same rhythm."""
+
+    payload = json.dumps({"type": "move", "game_id": "x" * 32, "move": "3f", "id": 1})
+
+    def __init__(self, port: int) -> None:
+        self.url = f"ws://{HOST}:{port}/"
+        self.ws: Any = None
+
+    async def connect(self, _result: ClientResult) -> None:
+        self.ws = await websockets.connect(self.url, max_queue=None, open_timeout=60)
+
+    async def play(self, go: Go, start_at: float, result: ClientResult) -> None:
+        await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+        while time.perf_counter() < go.stop:
+            sent = time.perf_counter()
+            await self.ws.send(self.payload)
+            await self.ws.recv()
+            if go.measure_from <= sent < go.stop:
+                _count(result, sent, (time.perf_counter() - sent) * 1000)
+            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def _count(result: ClientResult, sent: float, took_ms: float) -> None:
+    result.trips_ms.append(took_ms)
+    if took_ms >= SLOW_TRIP_MS:
+        result.slow.append((sent, took_ms))
+
+
+# -- one phase --------------------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    """One target under one load: the clients' results and the server's usage."""
+
+    target: str
+    players: int
+    clients: list[ClientResult] = field(default_factory=list)
+    cpu_s: float = 0.0
+    seconds: float = 0.0
+    peak_rss_mb: float = 0.0
+    loads: list[float] = field(default_factory=list)
+    trace: dict[str, Any] | None = None
+
+    def row(self) -> dict[str, Any]:
+        """The row of the results table."""
+        trips = sorted(t for c in self.clients for t in c.trips_ms)
+        errors: Counter[str] = sum((c.errors for c in self.clients), Counter())
+        client_pct = [round(100 * c.cpu_s / c.seconds, 1) if c.seconds else 0 for c in self.clients]
+        row: dict[str, Any] = {
+            "target": self.target,
+            "players": self.players,
+            "messages": len(trips),
+            "errors": sum(errors.values()),
+            "error_kinds": dict(errors),
+            "p50_ms": _at(trips, 0.5),
+            "p99_ms": _at(trips, 0.99),
+            "max_ms": round(trips[-1], 2) if trips else None,
+            "server_cpu_pct": round(100 * self.cpu_s / self.seconds, 1) if self.seconds else None,
+            "cpu_ms_per_entry": round(1000 * self.cpu_s / len(trips), 3) if trips else None,
+            "server_peak_rss_mb": round(self.peak_rss_mb, 1),
+            "client_cpu_pct": client_pct,
+            "client_saturated": any(p >= SATURATED_PCT for p in client_pct),
+            "load_avg": round(statistics.mean(self.loads), 2) if self.loads else None,
+        }
+        sizes = [b for c in self.clients for b in c.event_bytes]
+        if sizes:
+            row["event_bytes"] = round(statistics.mean(sizes))
+            row["event_deflated_bytes"] = round(
+                statistics.mean(b for c in self.clients for b in c.deflated_bytes)
+            )
+            row["state_bytes"] = round(
+                statistics.mean(b for c in self.clients for b in c.state_bytes)
+            )
+        if self.trace is not None:
+            row["trace"] = self.trace
+        return row
+
+
+def _at(ordered: list[float], q: float) -> float | None:
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2) if ordered else None
+
+
+async def run_phase(
+    phase: Phase,
+    port: int,
+    pid: int,
+    logins: list[tuple[str, str]] | int,
+    args: argparse.Namespace,
+    bar: tqdm[Any],
+) -> None:
+    """Start the client processes, let them play, watch the server process ``pid``."""
+    shares, changes = _split(logins, args.clients), not args.whole_views
+    context = multiprocessing.get_context("spawn")
+    pipes, processes = [], []
+    for share in shares:
+        ours, theirs = context.Pipe()
+        arguments = (theirs, port, share, changes)
+        process = context.Process(target=client_process, args=arguments, daemon=True)
+        process.start()
+        pipes.append(ours)
+        processes.append(process)
+    try:
+        for pipe in pipes:
+            if not await asyncio.to_thread(pipe.poll, 300):
+                raise RuntimeError("a client process did not connect its players within 300 s")
+            pipe.recv()
+        begin = time.perf_counter() + 0.2
+        go = Go(begin, begin + 1.0 + WARM_UP_S, begin + 1.0 + WARM_UP_S + args.seconds)
+        for pipe in pipes:
+            pipe.send(go)
+        await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
+        cpu_before, started = cpu_seconds(pid), time.perf_counter()
+        profiler = py_spy(pid, args.py_spy, args.seconds, phase) if args.py_spy else None
+        while time.perf_counter() < go.stop:
+            await asyncio.sleep(0.5)
+            phase.peak_rss_mb = max(phase.peak_rss_mb, rss_mb(pid))
+            phase.loads.append(os.getloadavg()[0])
+            bar.update(0.5)
+        phase.cpu_s, phase.seconds = cpu_seconds(pid) - cpu_before, time.perf_counter() - started
+        if profiler is not None:
+            profiler.wait(60)
+        for pipe in pipes:
+            if not await asyncio.to_thread(pipe.poll, 120):
+                raise RuntimeError("a client process did not finish within 120 s")
+            phase.clients.append(pipe.recv()[1])
+    finally:
+        for process in processes:
+            process.join(10)
+            if process.is_alive():
+                process.kill()
+
+
+def py_spy(pid: int, folder: Path, seconds: float, phase: Phase) -> subprocess.Popen[bytes]:
+    """Sample the server process over the measured window with py-spy (its own package, run
+    through ``uvx`` when it is not installed): a raw flame graph file in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{phase.target.split()[0]}-{phase.players}.txt"
+    command = [shutil.which("py-spy") or "uvx", *([] if shutil.which("py-spy") else ["py-spy"])]
+    record = ["record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw"]
+    return subprocess.Popen(
+        [*command, *record, "-o", str(folder / name)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _split(logins: list[tuple[str, str]] | int, parts: int) -> list[Any]:
+    if isinstance(logins, int):
+        return [logins // parts + (1 if k < logins % parts else 0) for k in range(parts)]
+    return [logins[k::parts] for k in range(parts)]
+
+
+@contextmanager
+def database(kind: str) -> Iterator[Iterator[str | None]]:
+    """Fresh database URLs: none (SQLite in the data folder) or a private PostgreSQL's."""
+    if kind == "sqlite":
+        yield iter(lambda: None, 0)
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.backends import postgres_cluster
+
+    with postgres_cluster() as cluster:
+        yield iter(cluster.new_database, None)
+
+
+async def bench(args: argparse.Namespace) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    bar = tqdm(total=2 * len(args.players) * args.seconds, unit="s", desc="server bench")
+    with database(args.database) as urls:
+        for players in args.players:
+            with tempfile.TemporaryDirectory() as folder:
+                echoed = await echo_phase(players, folder, args, bar)
+                served = await spielcenter_phase(players, folder, next(urls), args, bar)
+            rows += [echoed.row(), served.row()]
+            bar.write(json.dumps({k: v for k, v in rows[-1].items() if k != "trace"}))
     bar.close()
-    return summaries
+    return rows
+
+
+async def echo_phase(players: int, folder: str, args: argparse.Namespace, bar: tqdm[Any]) -> Phase:
+    port = free_port()
+    echo = start_echo(port, folder)
+    phase = Phase("uvicorn echo", players)
+    try:
+        await wait_until_up(f"http://{HOST}:{port}/")
+        await run_phase(phase, port, echo.pid, players, args, bar)
+    finally:
+        echo.terminate()
+        echo.wait(10)
+    return phase
+
+
+async def spielcenter_phase(
+    players: int, folder: str, url: str | None, args: argparse.Namespace, bar: tqdm[Any]
+) -> Phase:
+    port = free_port()
+    server = start_spielcenter(port, folder, url, args.trace)
+    phase = Phase(f"spielcenter ({args.database})", players)
+    try:
+        base = f"http://{HOST}:{port}"
+        await wait_until_up(f"{base}/health")
+        logins = await new_players(base, players)
+        await run_phase(phase, port, server.pid, logins, args, bar)
+    finally:
+        server.terminate()
+        server.wait(30)
+    if args.trace:
+        phase.trace = read_trace(Path(folder), server.pid, phase)
+    return phase
+
+
+def read_trace(folder: Path, pid: int, phase: Phase) -> dict[str, Any]:
+    """The server's latency report, and how many slow round trips overlapped one of its
+    stalls (a loop lag or a collector pause of at least 20 ms)."""
+    path = folder / f"latency-{pid}.json"
+    if not path.exists():
+        return {"missing": str(path)}
+    report = json.loads(path.read_text())
+    stalls = [(end - ms / 1000, end, what) for end, what, ms in report["timeline"]]
+    slow = [s for c in phase.clients for s in c.slow]
+    by_cause: Counter[str] = Counter()
+    for sent, ms in slow:
+        causes = {what for begin, end, what in stalls if begin < sent + ms / 1000 and end > sent}
+        by_cause["+".join(sorted(causes)) or "no stall"] += 1
+    report["slow_trips"] = {"at_least_ms": SLOW_TRIP_MS, "n": len(slow), "overlapping": by_cause}
+    report["file"] = str(path)
+    return report
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, nargs="+", default=[100, 500, 1000])
-    parser.add_argument("--seconds", type=float, default=10.0, help="steady state per phase")
-    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("Usage::")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[200, 600, 1000], help="one row per number"
+    )
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured window per phase")
+    parser.add_argument(
+        "--clients", type=int, default=2, help="client processes the players are spread over"
+    )
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument(
+        "--trace", action="store_true", help="the server's stage timings, loop lag and GC pauses"
+    )
+    parser.add_argument(
+        "--whole-views",
+        action="store_true",
+        help="players do not ask for what changed: every event carries its whole view",
+    )
+    parser.add_argument(
+        "--py-spy", type=Path, metavar="FOLDER", help="sample each server with py-spy (raw)"
+    )
+    parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
-    summaries = asyncio.run(bench(args.players, args.seconds))
-    columns = list(summaries[0])
+    rows = asyncio.run(bench(args))
+    columns = [c for c in rows[-1] if c != "trace"]
     print(" | ".join(columns))
-    for row in summaries:
-        print(" | ".join(str(row[column]) for column in columns))
+    for row in rows:
+        print(" | ".join(str(row.get(column, "")) for column in columns))
     if args.json:
-        args.json.write_text(json.dumps(summaries, indent=1) + "\n")
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
 
 
 if __name__ == "__main__":

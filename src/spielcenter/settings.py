@@ -127,6 +127,13 @@ class Settings(BaseSettings):
         " snapshot report to DATA_DIR on SIGUSR1 (server/memwatch.py); 0 is off",
     )
 
+    LATENCY_TRACE: bool = Field(
+        default=False,
+        description="Development only: time the stages of every entry, the event loop's lag and"
+        " the garbage collector's pauses, written to DATA_DIR/latency-<pid>.json at shutdown"
+        " (server/latency.py)",
+    )
+
     @property
     def is_development(self) -> bool:
         """True while running as a developer's checkout."""

@@ -87,14 +87,36 @@ def play_until(page: Page, wanted: str) -> None:
 
 
 def record_frames(page: Page) -> list[dict[str, Any]]:
-    """Every JSON message the page's sockets receive from now on (filled as they arrive)."""
+    """Every JSON message the page's sockets receive from now on (filled as they arrive); an
+    event that carries what changed (docs/protocol.md, "What changed") gets the ``view`` it
+    leaves the page with, as the page's socket works it out."""
     frames: list[dict[str, Any]] = []
 
     def watch(socket: Any) -> None:
-        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        last: dict[str, Any] = {}
+
+        def received(payload: str) -> None:
+            frame = json.loads(payload)
+            if frame.get("type") == "event" and "changes" in frame and "view" in last:
+                frame["view"] = apply_changes(last["view"], frame["changes"])
+            if frame.get("type") in ("state", "event") and "view" in frame:
+                last["view"] = frame["view"]
+            frames.append(frame)
+
+        socket.on("framereceived", received)
 
     page.on("websocket", watch)
     return frames
+
+
+def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """The view after an event's changes: whole fields, then single items of lists."""
+    after = {**view, **changes["fields"]}
+    for name, items in changes.get("items", {}).items():
+        after[name] = list(view[name])
+        for index, item in items.items():
+            after[name][int(index)] = item
+    return after
 
 
 def settle(page: Page) -> None:

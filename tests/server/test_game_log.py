@@ -59,3 +59,27 @@ async def test_a_failed_commit_answers_with_an_error_and_forgets_the_unsaved_mov
     with pytest.raises(ServiceError, match="no game"):
         await games.open("anna", game_id)
     await games.close()
+
+
+async def test_each_game_of_a_batch_keeps_its_own_summary(tmp_path: Path) -> None:
+    # One batch writes the entries of games that stand at different seqs: each game's summary
+    # gets its own seq and moves, and its log its own entry.
+    games, ids = await service_with_games(tmp_path, 3)  # the ladder draws three times at most
+    for played, game_id in enumerate(ids):
+        for _ in range(played):
+            await games.move("anna", game_id, "d")
+    events = await asyncio.gather(*(games.move("anna", game_id, "d") for game_id in ids))
+    async with games.sessionmaker() as db:
+        summaries = dict((await db.execute(select(GameRecord.id, GameRecord.last_seq))).all())
+        moves = dict((await db.execute(select(GameRecord.id, GameRecord.moves))).all())
+        logged = dict(
+            (
+                await db.execute(
+                    select(GameEntry.game_id, func.max(GameEntry.seq)).group_by(GameEntry.game_id)
+                )
+            ).all()
+        )
+    await games.close()
+    expected = {game_id: played + 1 for played, game_id in enumerate(ids)}
+    assert {e["game_id"]: e["seq"] for e in events} == expected
+    assert summaries == moves == logged == expected

@@ -357,3 +357,65 @@ def test_a_fault_of_the_server_is_an_error_and_the_socket_stays(
         error = send(ws, type="move", game_id=game["id"], move="d")
         still_open(ws)
     assert error["type"] == "error" and error["code"] == "server_error"
+
+
+def test_a_socket_that_asks_for_changes_gets_what_changed_and_it_makes_the_whole_view(
+    make_client: Callable[..., TestClient], app: FastAPI
+) -> None:
+    # docs/protocol.md, "What changed": an event to a socket that opened with `changes` carries
+    # what changed since the event before instead of the view; applied to the view before, it
+    # gives the view every other socket gets whole.
+    client = make_client(app)
+    game = new_game(client, deal=DEAL)
+    with client.websocket_connect("/ws") as compact, client.websocket_connect("/ws") as whole:
+        view = opened(compact, game["id"], changes=True)["view"]
+        opened(whole, game["id"])
+        for number, move in enumerate(["d", "d", "d"], start=1):
+            full = send(whole, type="move", game_id=game["id"], move=move, id=number)
+            event = compact.receive_json()
+            assert event["seq"] == full["seq"] == number
+            assert event["event"] == full["event"]
+            if number == 1:  # nothing to count from yet: the whole view
+                assert "changes" not in event and event["view"] == full["view"]
+                view = event["view"]
+                continue
+            assert "view" not in event and "changes" in event
+            assert len(json.dumps(event)) < len(json.dumps(full))
+            view = apply_changes(view, event["changes"])
+            assert view == full["view"]
+            assert "changes" not in full
+
+
+def test_a_socket_that_did_not_ask_for_changes_gets_whole_views(client: TestClient) -> None:
+    game = new_game(client, deal=DEAL)
+    with client.websocket_connect("/ws") as ws:
+        opened(ws, game["id"])
+        events = play(ws, game["id"], ["d", "d", "d"])
+    assert all("view" in e and "changes" not in e for e in events)
+
+
+def test_a_reconnect_of_a_socket_that_asks_for_changes_gets_whole_views(
+    client: TestClient,
+) -> None:
+    # The missed events are sent as they were kept: each with its whole view, so a client
+    # whose last view is older than the first missed event still ends with the right one.
+    game = new_game(client, deal=DEAL)
+    with client.websocket_connect("/ws") as ws:
+        opened(ws, game["id"], changes=True)
+        last = play(ws, game["id"], ["d", "d", "d"])[-1]
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "open", "game_id": game["id"], "last_seq": 1, "changes": True})
+        missed = [ws.receive_json(), ws.receive_json()]
+    assert [m["seq"] for m in missed] == [2, 3]
+    assert all("changes" not in m for m in missed)
+    assert missed[-1]["view"]["moves_made"] == last["seq"]
+
+
+def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """docs/protocol.md, "What changed": whole fields, then single items of lists."""
+    after = {**view, **changes["fields"]}
+    for name, items in changes.get("items", {}).items():
+        after[name] = list(view[name])
+        for index, item in items.items():
+            after[name][int(index)] = item
+    return after

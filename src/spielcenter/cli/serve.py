@@ -32,7 +32,7 @@ def serve(args: argparse.Namespace) -> int:
     overrides = {} if args.data_dir is None else {"DATA_DIR": args.data_dir}
     try:
         settings = Settings(**overrides)
-        app = create_app(settings)
+        app = create_app(settings, freeze_startup_heap=True)
     except ConfigurationError as exc:
         print(f"spielcenter serve: {exc}", file=sys.stderr)
         return 2

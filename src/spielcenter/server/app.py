@@ -6,6 +6,7 @@ starts (the lifespan), so ``spielcenter serve`` on an empty data folder just wor
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -31,6 +32,7 @@ from .cluster import ClusteredRegistry
 from .deps import Platform
 from .errors import install_error_handlers
 from .hub import Hub
+from .latency import LatencyTrace
 from .logging import AccessLog, configure_logging, log
 from .memwatch import MemoryWatch
 from .nul import RefuseNul
@@ -88,6 +90,18 @@ def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> No
     cluster.on_game_event = written_elsewhere
 
 
+def _latency_trace(settings: Settings, platform: Platform) -> LatencyTrace | None:
+    """Stage timings, loop lag and collector pauses when ``LATENCY_TRACE`` asks for them."""
+    if not settings.LATENCY_TRACE:
+        return None
+    trace = LatencyTrace(settings.DATA_DIR)
+    trace.install()
+    platform.timing = trace.record
+    platform.games.time_stages(trace.record)
+    log.warning("latency_trace_on", report=str(settings.DATA_DIR))
+    return trace
+
+
 def _memory_watch(settings: Settings) -> MemoryWatch | None:
     """Allocation snapshots on SIGUSR1 when ``TRACEMALLOC`` asks for them (development only)."""
     if not settings.TRACEMALLOC:
@@ -112,13 +126,17 @@ def create_app(
     clock: Clock = utcnow,
     password_hasher: PasswordHasher | None = None,
     table_delays: Mapping[str, float] | None = None,
+    freeze_startup_heap: bool = False,
 ) -> FastAPI:
     """A Spielcenter server.
 
     ``resolve`` finds game engines, ``clock`` tells the time, ``password_hasher`` hashes
     passwords (argon2 with its recommended cost by default), ``table_delays`` are the pauses
     before computer moves by tempo (docs/tables.md; by default `TEMPO_SECONDS` times the setting
-    ``COMPUTER_PAUSE_SCALE``); tests pass their own.
+    ``COMPUTER_PAUSE_SCALE``); tests pass their own. ``freeze_startup_heap`` (``spielcenter
+    serve``) hands every object alive once the app has started to ``gc.freeze``: modules,
+    mappers, schemas and tables live as long as the process, and a full collection that walks
+    them stops every socket for a long moment (docs/performance.md, "Where a slow entry waits").
     """
     settings = settings or Settings()
     settings.check()
@@ -166,6 +184,10 @@ def create_app(
             _share_games(platform.games, hub, app.state.tables)
         await app.state.tables.start()
         watch = _memory_watch(settings)
+        trace = _latency_trace(settings, platform)
+        if freeze_startup_heap:
+            gc.collect()
+            gc.freeze()
         log.info("started", env=settings.ENV, database=engine.url.render_as_string())
         try:
             yield
@@ -177,6 +199,8 @@ def create_app(
             await engine.dispose()
             if watch is not None:
                 watch.uninstall()
+            if trace is not None:
+                await trace.uninstall()
             log.info("stopped")
 
     app = SpielcenterApp(title="Spielcenter", lifespan=lifespan, docs_url=None, redoc_url=None)

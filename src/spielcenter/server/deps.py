@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
 
 from spielcenter.services.accounts import AccountService
+from spielcenter.services.common import StageTimer, no_timing
 from spielcenter.services.games import GameService
 from spielcenter.services.sessions import Login, SessionService
 from spielcenter.services.stats import StatsService
@@ -32,6 +33,8 @@ class Platform:
     stats: StatsService
     limits: RateLimits
     hub: Hub
+    timing: StageTimer = field(default=no_timing)
+    """Counts the stages of the hot path when the latency trace is on (server/latency.py)."""
 
 
 def get_platform(request: Request) -> Platform:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from spielcenter.services.games import CHANGES
 from spielcenter.services.sessions import Login
 from spielcenter.settings import Settings
 
@@ -61,14 +63,21 @@ class Connection:
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     games: set[str] = field(default_factory=set)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wants_changes: bool = False
+    """The client asked (``open`` with ``changes``) for events with what changed instead of
+    the whole view (docs/protocol.md, "What changed")."""
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one message; a socket too slow to take it within the timeout is closed."""
+        await self.send_text(encode(message))
+
+    async def send_text(self, text: str) -> None:
+        """Send one message already encoded (:func:`encode`), as :meth:`send` does."""
         async with self.send_lock:
             if self.socket.application_state is not WebSocketState.CONNECTED:
                 return
             try:
-                await asyncio.wait_for(self.socket.send_json(message), SEND_TIMEOUT_S)
+                await asyncio.wait_for(self.socket.send_text(text), SEND_TIMEOUT_S)
             except (TimeoutError, RuntimeError, WebSocketDisconnect):
                 await self.close(CLOSE_GOING_AWAY)
 
@@ -143,15 +152,23 @@ class Hub:
         self.watchers.setdefault(game_id, set()).add(connection)
 
     async def publish(self, event: dict[str, Any], origin: object) -> None:
-        """Send a committed event to every watcher of its game, and to whoever asked for it."""
+        """Send a committed event to every watcher of its game, and to whoever asked for it.
+
+        The event is encoded once for all of this process's sockets (the asker's copy only
+        gains its ``ref``): a patience entry is the hot path.
+        """
         watchers = set(self.watchers.get(event["game_id"], ()))
         asker = origin if isinstance(origin, Origin) else None
         if asker is not None:
             watchers.add(asker.connection)
+        forms = _EventForms(event)
         for connection in watchers:
-            mine = asker is not None and connection is asker.connection
-            reply = with_ref(event, asker.ref) if asker is not None and mine else event
-            await connection.send(reply)
+            ref = asker.ref if asker is not None and connection is asker.connection else None
+            if not isinstance(connection, Connection):
+                await connection.send(with_ref(forms.whole, ref))
+                continue
+            text = forms.text(connection.wants_changes)
+            await connection.send_text(text if ref is None else text_with_ref(text, ref))
 
     async def close_session(self, session_id: int) -> None:
         """Close the sockets of an ended session."""
@@ -170,10 +187,37 @@ class Hub:
             await connection.close(code)
 
 
+class _EventForms:
+    """A game event as each socket takes it: with its whole ``view``, or (the sockets that
+    asked) with its ``changes`` when it has them; each form encoded at most once."""
+
+    def __init__(self, event: dict[str, Any]) -> None:
+        self.whole = {k: v for k, v in event.items() if k != CHANGES}
+        self.changed = {k: v for k, v in event.items() if k != "view"} if CHANGES in event else None
+        self.encoded: dict[bool, str] = {}
+
+    def text(self, wants_changes: bool) -> str:
+        compact = wants_changes and self.changed is not None
+        if compact not in self.encoded:
+            self.encoded[compact] = encode(self.changed if compact and self.changed else self.whole)
+        return self.encoded[compact]
+
+
 def _count_down(counter: Counter[Any], key: Any) -> None:
     counter[key] -= 1
     if counter[key] <= 0:
         del counter[key]  # no key stays behind for a session or address without sockets
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the socket sends it: compact JSON, as Starlette's ``send_json`` writes."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def text_with_ref(text: str, ref: Any) -> str:
+    """An encoded message with the ``ref`` of the client message it answers, added at its end
+    (an encoded message is a JSON object: it ends with ``}``)."""
+    return f'{text[:-1]},"ref":{json.dumps(ref, ensure_ascii=False)}}}'
 
 
 def with_ref(message: dict[str, Any], ref: Any) -> dict[str, Any]:

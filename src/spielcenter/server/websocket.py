@@ -8,6 +8,7 @@ nothing; the socket stays open. Committed events go to every socket watching the
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, Protocol
 from urllib.parse import urlsplit
@@ -60,6 +61,8 @@ class OpenMessage(_GameMessage):
 
     type: Literal["open"]
     last_seq: int | None = Field(default=None, ge=0)
+    changes: bool = False
+    """Events to this socket carry what changed instead of the whole view (when smaller)."""
 
 
 class MoveMessage(_GameMessage):
@@ -333,7 +336,9 @@ async def _serve(platform: Platform, connection: Connection) -> None:
             return
         if frame["type"] == "websocket.disconnect":
             return
+        began = time.perf_counter()
         await _answer(platform, connection, frame)
+        platform.timing("message", (time.perf_counter() - began) * 1000)
 
 
 async def _answer(platform: Platform, connection: Connection, frame: Mapping[str, Any]) -> None:
@@ -379,7 +384,8 @@ async def _dispatch(
         case _TableMessage():
             # A table's own actor answers, in its order (tables.py; cluster.py routes it).
             await _tables(connection.socket).handle(message, connection, ref)
-        case OpenMessage(game_id=game_id, last_seq=last_seq):
+        case OpenMessage(game_id=game_id, last_seq=last_seq, changes=changes):
+            connection.wants_changes = connection.wants_changes or changes
 
             async def deliver(messages: list[dict[str, Any]]) -> None:
                 platform.hub.watch(connection, game_id)

@@ -10,6 +10,15 @@ Clock = Callable[[], datetime]
 """The time source of the services: passed in, so tests can move time."""
 
 
+StageTimer = Callable[[str, float], None]
+"""Counts how long a stage of the hot path took (``stage``, milliseconds or a batch size): the
+server's latency trace (``server/latency.py``) when it is on."""
+
+
+def no_timing(_stage: str, _value: float) -> None:
+    """The stage timer while no trace is on."""
+
+
 def utcnow() -> datetime:
     """The server clock, in UTC."""
     return datetime.now(UTC)

@@ -15,9 +15,12 @@ there compares the cache with the stored ``seq`` first, so nobody is shown an ol
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import secrets
+import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -39,10 +42,10 @@ from spielcenter.games.base import (
 from spielcenter.games.log import MOVE, Entry, GameLog
 from spielcenter.solvers.registry import hint, solver_of
 from spielcenter.solvers.winnable import NoWinnableListError, WinnableListError, winnable_deals
-from spielcenter.store.models import GameEntry, GameRecord
-from spielcenter.store.repositories import GameRepository
+from spielcenter.store.models import GameRecord
+from spielcenter.store.repositories import GameRepository, NewEntry
 
-from .common import Clock, ServiceError, as_utc, new_id
+from .common import Clock, ServiceError, StageTimer, as_utc, new_id, no_timing
 from .deals import client_deal, random_deal
 from .fairness import dealt_from, fairness_of
 from .logwriter import LogWriter
@@ -98,10 +101,15 @@ class LiveGame:
     moves: int = 0
     started_at: datetime | None = None
     finished_at: datetime | None = None
-    recent: deque[JSON] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    recent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
+    """The last events by ``seq``, as JSON text: a string is one object the garbage collector
+    never walks, where an event's view is dozens (docs/performance.md, "Where a slow entry
+    waits")."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     abandoned: bool = False
     """Given up before its end (a campaign stage left early): lost, and takes no more entries."""
+    last_view: JSON | None = None
+    """The view of the last event, which the next event's ``changes`` are counted from."""
 
     @property
     def record(self) -> Record[Any, Any]:
@@ -147,6 +155,11 @@ class GameService:
         """Whether a socket of this process watches a game (the server connects its hub)."""
         self.shared = False
         """Other server processes write to the same database (docs/deploy.md)."""
+        self.timing: StageTimer = no_timing
+
+    def time_stages(self, timer: StageTimer) -> None:
+        """Count the stages of every entry with ``timer`` (the server's latency trace)."""
+        self.timing = self.writer.timing = timer
 
     async def close(self) -> None:
         """Stop the log writer (the server is shutting down)."""
@@ -369,10 +382,10 @@ class GameService:
             return []
         if last_seq > live.seq or last_seq < 0:
             return None
-        events = [event for event in live.recent if event["seq"] > last_seq]
+        events = [text for seq, text in live.recent if seq > last_seq]
         if len(events) != live.seq - last_seq:
             return None
-        return events
+        return [json.loads(text) for text in events]
 
     # -- entries of the log -------------------------------------------------------------------
 
@@ -386,7 +399,7 @@ class GameService:
     ) -> JSON:
         """Play a move; the committed ``event`` message."""
         live = await self.open(account_id, game_id)
-        async with live.lock:
+        async with self._entry_lock(live):
             self._check_playable(live, client_seq)
             try:
                 entry = live.log.play(text)
@@ -401,7 +414,7 @@ class GameService:
     ) -> JSON:
         """Take back the last move; the committed ``event`` message."""
         live = await self.open(account_id, game_id)
-        async with live.lock:
+        async with self._entry_lock(live):
             self._check_playable(live, client_seq)
             entry = live.log.undo()
             if entry is None:
@@ -413,12 +426,20 @@ class GameService:
     ) -> JSON:
         """Play again the move last taken back; the committed ``event`` message."""
         live = await self.open(account_id, game_id)
-        async with live.lock:
+        async with self._entry_lock(live):
             self._check_playable(live, client_seq)
             entry = live.log.redo()
             if entry is None:
                 raise ServiceError("nothing_to_redo", "there is no move to play again")
             return await self._commit(live, entry, origin)
+
+    @contextlib.asynccontextmanager
+    async def _entry_lock(self, live: LiveGame) -> AsyncIterator[None]:
+        """The game's lock for one entry (how long it waited is a stage of the trace)."""
+        asked = time.perf_counter()
+        async with live.lock:
+            self.timing("lock_wait", (time.perf_counter() - asked) * 1000)
+            yield
 
     def _check_playable(self, live: LiveGame, client_seq: int | None) -> None:
         if live.status is not Status.PLAYING:
@@ -436,7 +457,7 @@ class GameService:
         started_at = live.started_at or now
         finished_at = now if status is not Status.PLAYING else None
         moves = live.moves + (kind == MOVE)
-        entry = GameEntry(game_id=live.id, seq=seq, kind=kind, move=move, created_at=now)
+        entry = NewEntry(live.id, seq, kind, move, now)
         summary = {
             "last_seq": seq,
             "moves": moves,
@@ -445,6 +466,7 @@ class GameService:
             "finished_at": finished_at,
         }
         achievements: list[JSON] = []
+        began = time.perf_counter()
         try:
             if status is Status.PLAYING:
                 await self.writer.write(entry, summary)
@@ -461,23 +483,34 @@ class GameService:
             # The record already changed in memory; drop it so the next access replays the log.
             self._live.pop(live.id, None)
             raise
+        committed = time.perf_counter()
+        self.timing("commit_wait", (committed - began) * 1000)
         live.seq, live.moves = seq, moves
         live.started_at, live.finished_at = started_at, finished_at
+        view = self.view(live)
         event = {
             "type": "event",
             "game_id": live.id,
             "seq": seq,
             "event": {"kind": kind, "move": move},
-            "view": self.view(live),
+            "view": view,
         }
         if achievements:
             event["achievements"] = achievements
-        live.recent.append(event)
+        live.recent.append((seq, json.dumps(event)))
+        # The sockets that asked for changes get them instead of the view (server/hub.py).
+        changes = None if live.last_view is None else changes_between(live.last_view, view)
+        if changes is not None:
+            event[CHANGES] = changes
+        live.last_view = view
+        viewed = time.perf_counter()
+        self.timing("view", (viewed - committed) * 1000)
         await self.publish(event, origin)
+        self.timing("publish", (time.perf_counter() - viewed) * 1000)
         return event
 
     async def _write_end(
-        self, live: LiveGame, entry: GameEntry, summary: JSON, status: Status, now: datetime
+        self, live: LiveGame, entry: NewEntry, summary: JSON, status: Status, now: datetime
     ) -> list[JSON]:
         """The last entry and the results it brings (campaign, daily, achievements): one
         transaction, so a result is never counted without its game or twice."""
@@ -527,6 +560,41 @@ class GameService:
         except ValueError:  # a history the hint cannot follow
             return _foundation_hint(live)
         return Hint(found.move, found.text_key, found.verdict, found.undo_to)
+
+
+CHANGES = "changes"
+"""The key of an event's changes (docs/protocol.md, "What changed"): the hub sends an event
+either with its ``view`` or with these, never both."""
+VOLATILE = frozenset({"elapsed_ms"})
+"""View fields that follow the clock: always among the changes (the view a client holds may
+have been built at another moment)."""
+
+
+def changes_between(before: JSON, after: JSON) -> JSON | None:
+    """What turns the view ``before`` into ``after`` (docs/protocol.md, "What changed"), or
+    ``None`` when it would not be smaller than ``after`` itself.
+
+    ``{"fields": {...}}`` holds each top-level field that changed, with its new value; a list
+    that kept its length and changed in fewer than half of its items goes into
+    ``{"items": {field: {index: item}}}`` instead (a Cruel move changes two of twelve piles).
+    """
+    if before.keys() != after.keys():
+        return None
+    fields: JSON = {}
+    items: JSON = {}
+    for key, value in after.items():
+        old = before[key]
+        if key not in VOLATILE and old == value:
+            continue
+        if isinstance(value, list) and isinstance(old, list) and len(value) == len(old) > 1:
+            changed = {str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v}
+            if len(changed) * 2 < len(value):
+                items[key] = changed
+                continue
+        fields[key] = value
+    if len(fields) == len(after):
+        return None
+    return {"fields": fields, "items": items} if items else {"fields": fields}
 
 
 async def _nobody_listens(_event: JSON, _origin: object) -> None:

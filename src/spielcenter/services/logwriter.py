@@ -9,27 +9,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from spielcenter.store.models import GameEntry
-from spielcenter.store.repositories import GameRepository
+from spielcenter.store.repositories import NewEntry, append_entries
+from spielcenter.store.sqlite_log import SqliteLogAppender
 
-Pending = tuple[GameEntry, dict[str, Any], "asyncio.Future[None]"]
+from .common import StageTimer, no_timing
+
+Pending = tuple[NewEntry, dict[str, Any], "asyncio.Future[None]"]
 
 
 class LogWriter:
     """Writes log entries in batches; :meth:`write` returns once its entry is committed."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
-        self.sessionmaker = sessionmaker
+        # A bare connection: the batch is two Core statements, and a session's bookkeeping
+        # cost more than they do (docs/performance.md, "CPU per entry").
+        engine: AsyncEngine = sessionmaker.kw["bind"]
+        self.engine = engine
+        # A SQLite file: each batch in one trip to a thread of its own (store/sqlite_log.py).
+        path = engine.url.database if engine.dialect.name == "sqlite" else None
+        self.sqlite = (
+            SqliteLogAppender(path, engine.dialect) if path and path != ":memory:" else None
+        )
         self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.timing: StageTimer = no_timing
 
-    async def write(self, entry: GameEntry, summary: dict[str, Any]) -> None:
+    async def write(self, entry: NewEntry, summary: dict[str, Any]) -> None:
         """Commit ``entry`` and its game's new ``summary``; raises if the commit failed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((entry, summary, done))
@@ -47,9 +59,14 @@ class LogWriter:
                 await self._commit(batch)
 
     async def _commit(self, batch: list[Pending]) -> None:
+        began = time.perf_counter()
         try:
-            async with self.sessionmaker.begin() as db:
-                await GameRepository(db).append([(entry, summary) for entry, summary, _ in batch])
+            entries = [(entry, summary) for entry, summary, _ in batch]
+            if self.sqlite is not None:
+                await self.sqlite.append(entries)
+            else:
+                async with self.engine.begin() as connection:
+                    await append_entries(connection, entries)
         except IntegrityError as exc:
             # An entry whose seq another server process wrote first (services/games.py, "one
             # writer"): only that one is refused, so write the batch one entry at a time.
@@ -62,6 +79,8 @@ class LogWriter:
         except Exception as exc:  # every entry of the batch failed alike (disk, database gone)
             _fail(batch, exc)
             return
+        self.timing("db_commit", (time.perf_counter() - began) * 1000)
+        self.timing("batch_entries", len(batch))
         for _, _, done in batch:
             if not done.done():
                 done.set_result(None)
@@ -72,6 +91,8 @@ class LogWriter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self.sqlite is not None:
+            self.sqlite.close()
 
 
 def _fail(batch: list[Pending], exc: Exception) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
@@ -23,7 +23,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from .locks import lock_rows
 from .models import (
@@ -200,41 +200,49 @@ class GameRepository:
         """Add a new game."""
         self.db.add(game)
 
-    async def append(self, entries: Sequence[tuple[GameEntry, dict[str, Any]]]) -> None:
-        """Append accepted entries to their games' logs and update those games' summaries.
+    async def append(self, entries: Sequence[tuple[NewEntry, dict[str, Any]]]) -> None:
+        """Append accepted entries to their games' logs and update those games' summaries
+        (:func:`append_entries`)."""
+        await append_entries(self.db, entries)
 
-        Each pair is an entry and the new values of its game's summary columns. Two statements
-        for the whole batch (no row is loaded): this runs for every move played.
-        """
-        # Core statements on the tables: executemany, no ORM bookkeeping per row.
-        tables = GameRecord.metadata.tables
-        entries_table, games_table = (
-            tables[GameEntry.__tablename__],
-            tables[GameRecord.__tablename__],
-        )
-        await self.db.execute(
-            insert(entries_table),
-            [
-                {
-                    "game_id": entry.game_id,
-                    "seq": entry.seq,
-                    "kind": entry.kind,
-                    "move": entry.move,
-                    "created_at": entry.created_at,
-                }
-                for entry, _ in entries
-            ],
-        )
-        columns = list(entries[0][1])
-        await self.db.execute(
-            update(games_table)
-            .where(games_table.c.id == bindparam("b_id"))
-            .values({column: bindparam(f"b_{column}") for column in columns}),
-            [
-                {"b_id": entry.game_id, **{f"b_{k}": v for k, v in summary.items()}}
-                for entry, summary in entries
-            ],
-        )
+
+class NewEntry(NamedTuple):
+    """An entry to append to a game's log (a row of ``game_entries``): a plain tuple, since
+    the hot path builds one per move and an ORM object costs more than its insert."""
+
+    game_id: str
+    seq: int
+    kind: str
+    move: str | None
+    created_at: datetime
+
+
+async def append_entries(
+    db: AsyncSession | AsyncConnection, entries: Sequence[tuple[NewEntry, dict[str, Any]]]
+) -> None:
+    """Append accepted entries to their games' logs and update those games' summaries.
+
+    Each pair is an entry and the new values of its game's summary columns. Two statements
+    for the whole batch (no row is loaded): this runs for every move played, on a session or
+    (the group commit of ``services/logwriter.py``) on a bare connection.
+    """
+    # Core statements on the tables: executemany, no ORM bookkeeping per row.
+    tables = GameRecord.metadata.tables
+    entries_table, games_table = (
+        tables[GameEntry.__tablename__],
+        tables[GameRecord.__tablename__],
+    )
+    await db.execute(insert(entries_table), [entry._asdict() for entry, _ in entries])
+    columns = list(entries[0][1])
+    await db.execute(
+        update(games_table)
+        .where(games_table.c.id == bindparam("b_id"))
+        .values({column: bindparam(f"b_{column}") for column in columns}),
+        [
+            {"b_id": entry.game_id, **{f"b_{k}": v for k, v in summary.items()}}
+            for entry, summary in entries
+        ],
+    )
 
 
 class LedgerRepository:

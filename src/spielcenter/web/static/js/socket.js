@@ -57,15 +57,18 @@ class FollowingSocket {
     this.subscribe();
   }
 
+  /** A message from the server: its text, or (a subclass that looked at it first) parsed. */
   receive(data) {
     // Only an answer shows the server took the socket: a refused one is opened and closed at
     // once with its code (4401, 1008, 4429), and its retries must keep backing off.
     this.attempt = 0;
-    let message;
-    try {
-      message = JSON.parse(data);
-    } catch {
-      return;
+    let message = data;
+    if (typeof data === "string") {
+      try {
+        message = JSON.parse(data);
+      } catch {
+        return;
+      }
     }
     if (typeof message.seq === "number") {
       // A repeated entry (sent again after a reconnect) is already on screen.
@@ -110,11 +113,55 @@ class FollowingSocket {
   }
 }
 
-/** The socket of one patience game. */
+/**
+ * The socket of one patience game (or a stored solo Speedquilt game). It asks for events with
+ * what changed instead of the whole view (docs/protocol.md, "What changed") and hands the
+ * screen every `state` and `event` with its whole `view`, as the server would have sent it.
+ */
 export class GameSocket extends FollowingSocket {
   constructor(gameId, onMessage, onConnection) {
     super(GAME, gameId, onMessage, onConnection);
+    this.view = null;
   }
+
+  openFields() {
+    return { changes: true };
+  }
+
+  receive(data) {
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (message.type === "event" && message.changes && !message.view) {
+      if (this.lastSeq !== null && message.seq <= this.lastSeq) return; // already on screen
+      // Changes count from the entry before: with one missed (or no view yet), catch up.
+      if (this.view === null || message.seq !== this.lastSeq + 1) {
+        this.attempt = 0;
+        this.resync();
+        return;
+      }
+      message.view = applyChanges(this.view, message.changes);
+      delete message.changes;
+    }
+    if (message.view && (message.type === "state" || message.type === "event"))
+      this.view = message.view;
+    super.receive(message);
+  }
+}
+
+/** The view after an event's `changes`: new values of whole fields, and of single items of
+ * lists that kept their length (docs/protocol.md, "What changed"). */
+export function applyChanges(view, changes) {
+  const next = { ...view, ...changes.fields };
+  for (const [field, items] of Object.entries(changes.items ?? {})) {
+    const list = [...view[field]];
+    for (const [index, item] of Object.entries(items)) list[Number(index)] = item;
+    next[field] = list;
+  }
+  return next;
 }
 
 /** The socket of one Speedquilt table. */

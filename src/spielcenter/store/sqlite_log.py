@@ -1,0 +1,162 @@
+"""Game log entries appended to a SQLite file in one trip to a thread of their own.
+
+Through SQLAlchemy and aiosqlite a batch of the group commit (``services/logwriter.py``) is
+five trips between the event loop and the driver's thread (begin, insert, update, commit, the
+pool's reset), each a handful of Python calls and a wait for the interpreter's lock: about a
+millisecond of the server's CPU per batch, most of what an entry cost (docs/performance.md,
+"CPU per entry"). Here the whole batch is one call in one thread, on one connection kept open,
+as two statements of many rows (the insert and the update of ``store/repositories.py``, with the
+same stored values: the columns' own SQLAlchemy types turn the values into what SQLite stores,
+so every other reader sees rows as if SQLAlchemy wrote them).
+
+The connection is tuned as the engine's are (``store/db.py``); another writer holding the
+database makes this one wait (``busy_timeout``) in its thread, never the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy import Dialect
+from sqlalchemy.exc import IntegrityError
+
+from .models import GameEntry, GameRecord
+from .repositories import NewEntry
+
+ENTRY_COLUMNS = ("game_id", "seq", "kind", "move", "created_at")
+PRAGMAS = (
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA busy_timeout=5000",
+)
+"""As ``store/db.py`` sets them on every connection of the engine."""
+
+
+class SqliteLogAppender:
+    """Appends batches of entries, and their games' new summaries, to one SQLite file."""
+
+    def __init__(self, path: str, dialect: Dialect) -> None:
+        self.path = path
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="spielcenter-log")
+        self._connection: sqlite3.Connection | None = None
+        self._entry_types = _processors(GameEntry, ENTRY_COLUMNS, dialect)
+        self._dialect = dialect
+        self._summary_types: dict[tuple[str, ...], list[Processor]] = {}
+        self._insert = (
+            f"INSERT INTO {GameEntry.__tablename__} ({', '.join(ENTRY_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(ENTRY_COLUMNS))})"
+        )
+
+    async def append(self, entries: Sequence[tuple[NewEntry, dict[str, Any]]]) -> None:
+        """Commit the entries and summaries in one transaction; an entry whose ``(game, seq)``
+        is taken raises SQLAlchemy's :class:`IntegrityError`, as the engine would."""
+        statements = self._statements(entries)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self._write, statements)
+
+    def close(self) -> None:
+        """Close the connection (in its thread) and stop the thread."""
+        self._thread.submit(self._close).result()
+        self._thread.shutdown()
+
+    def _close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._connection is None:
+            # Autocommit mode: the transaction is the explicit BEGIN ... COMMIT below.
+            connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            for pragma in PRAGMAS:
+                connection.execute(pragma)
+            self._connection = connection
+        return self._connection
+
+    def _statements(self, entries: Sequence[tuple[NewEntry, dict[str, Any]]]) -> list[Statement]:
+        """The batch as two statements of many rows each (per ``ROWS_PER_STATEMENT``), prepared
+        here in the event loop.
+
+        One statement is one step of SQLite; the ``sqlite3`` module lets the interpreter's lock
+        go for each step and must win it back from the busy event loop, which takes up to the
+        switch interval each time: with ``executemany`` (a step per row) a batch of hundreds of
+        entries held every socket for hundreds of milliseconds (docs/performance.md).
+        """
+        columns = list(entries[0][1])
+        types = self._summary_types.get(tuple(columns))
+        if types is None:
+            types = _processors(GameRecord, columns, self._dialect)
+            self._summary_types[tuple(columns)] = types
+        statements: list[Statement] = []
+        for start in range(0, len(entries), ROWS_PER_STATEMENT):
+            chunk = entries[start : start + ROWS_PER_STATEMENT]
+            rows = [_bound(entry, self._entry_types) for entry, _ in chunk]
+            row = "(" + ", ".join("?" * len(ENTRY_COLUMNS)) + ")"
+            statements.append(
+                (
+                    f"INSERT INTO {GameEntry.__tablename__} ({', '.join(ENTRY_COLUMNS)})"
+                    f" VALUES {', '.join([row] * len(rows))}",
+                    [value for bound in rows for value in bound],
+                )
+            )
+            summaries = {
+                entry.game_id: _bound([summary[c] for c in columns], types)
+                for entry, summary in chunk
+            }
+            statements.append(_update(columns, summaries))
+        return statements
+
+    def _write(self, statements: list[Statement]) -> None:
+        connection = self._open()
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for sql, parameters in statements:
+                connection.execute(sql, parameters)
+            connection.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:
+            connection.execute("ROLLBACK")
+            raise IntegrityError(statements[0][0], None, exc) from exc
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+
+
+Statement = tuple[str, list[Any]]
+ROWS_PER_STATEMENT = 200
+"""Rows of one statement at most (SQLite takes 32 766 parameters in one)."""
+
+
+def _update(columns: list[str], summaries: dict[str, tuple[Any, ...]]) -> Statement:
+    """One ``UPDATE`` of the games of a batch, each column a ``CASE`` over their ids (a game is
+    in a batch once: its lock is held until its entry is committed), found by the key."""
+    cases, parameters = [], []
+    for k, column in enumerate(columns):
+        cases.append(f"{column} = CASE id" + " WHEN ? THEN ?" * len(summaries) + " END")
+        for game_id, values in summaries.items():
+            parameters += [game_id, values[k]]
+    ids = ", ".join("?" * len(summaries))
+    sql = f"UPDATE {GameRecord.__tablename__} SET {', '.join(cases)} WHERE id IN ({ids})"
+    return sql, [*parameters, *summaries]
+
+
+Processor = Callable[[Any], Any] | None
+
+
+def _processors(model: Any, columns: Sequence[str], dialect: Dialect) -> list[Processor]:
+    """Each column's SQLAlchemy bind processor for SQLite (a datetime's stored text), or
+    ``None`` where the value is stored as it is."""
+    table = model.__table__
+    return [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns]
+
+
+def _bound(values: Sequence[Any], processors: list[Processor]) -> tuple[Any, ...]:
+    return tuple(
+        value if process is None or value is None else process(value)
+        for value, process in zip(values, processors, strict=True)
+    )

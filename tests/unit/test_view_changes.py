@@ -1,0 +1,62 @@
+"""What changed between two views (docs/protocol.md, "What changed"): the fields that changed
+with their new values, single items of lists that kept their length, and the whole view when
+that would be no larger."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spielcenter.games.base import get_game
+from spielcenter.services.games import changes_between
+
+
+def apply(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    after = {**view, **changes["fields"]}
+    for name, items in changes.get("items", {}).items():
+        after[name] = list(view[name])
+        for index, item in items.items():
+            after[name][int(index)] = item
+    return after
+
+
+def cruel_views() -> tuple[dict[str, Any], dict[str, Any]]:
+    cruel = get_game("cruel")
+    state = cruel.start(1)
+    move = cruel.legal_moves(state)[0]
+    before = {**cruel.view_for(state, 0), "elapsed_ms": 0}
+    after = {**cruel.view_for(cruel.apply(state, move), 0), "elapsed_ms": 0}
+    return before, after
+
+
+def test_the_changes_turn_the_view_before_into_the_view_after() -> None:
+    before, after = cruel_views()
+    changes = changes_between(before, after)
+    assert changes is not None
+    assert apply(before, changes) == after
+
+
+def test_a_list_that_kept_its_length_sends_only_the_items_that_changed() -> None:
+    # A Cruel move changes two of the twelve piles (or one and a foundation).
+    before, after = cruel_views()
+    changes = changes_between(before, after)
+    assert changes is not None
+    pairs = enumerate(zip(before["piles"], after["piles"], strict=True))
+    changed = {str(i) for i, (a, b) in pairs if a != b}
+    assert set(changes["items"]["piles"]) == changed
+    assert "piles" not in changes["fields"]
+
+
+def test_fields_that_did_not_change_are_not_sent_but_the_clock_always_is() -> None:
+    before, after = cruel_views()
+    changes = changes_between(before, after)
+    assert changes is not None
+    assert "game" not in changes["fields"] and "deal" not in changes["fields"]
+    assert changes["fields"]["elapsed_ms"] == 0  # unchanged, yet the clock's field is sent
+
+
+def test_when_every_field_changed_there_are_no_changes_the_whole_view_goes() -> None:
+    assert changes_between({"a": 1, "b": [1, 2]}, {"a": 2, "b": [3, 4]}) is None
+
+
+def test_views_of_different_fields_have_no_changes() -> None:
+    assert changes_between({"a": 1}, {"a": 1, "b": 2}) is None
