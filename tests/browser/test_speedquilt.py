@@ -29,7 +29,7 @@ from .speedquilt_ui import (
     wait_for_mine,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory, assert_accessible
+from .ui import PHONE, PageFactory, assert_accessible, client_module
 
 SMALL_PHONE: ViewportSize = {"width": 375, "height": 667}
 """A small phone: the docked giving window covers the lower part of her quilt here."""
@@ -162,7 +162,8 @@ def test_a_tapped_die_lights_the_patches_it_may_go_and_a_full_plan_sews_the_bloc
     expect(finished).to_have_class(re.compile("finished"))
     # The history names the block in words (issue 38, finding 8), never by its id.
     name = page.evaluate(
-        "async (id) => (await import('/static/js/speedquilt-blocks.js')).blockName(id)", block
+        "async ([url, id]) => (await import(url)).blockName(id)",
+        [client_module("speedquilt-blocks.js"), block],
     )
     expect(page.locator(".sq-history")).to_contain_text(f"näht {name}.")
     expect(page.locator(".sq-history")).not_to_contain_text(block)

@@ -45,7 +45,7 @@ from .speedquilt_ui import (
     wait_for_mine,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory, assert_accessible
+from .ui import PHONE, PageFactory, assert_accessible, client_module
 
 pytestmark = pytest.mark.browser
 
@@ -317,7 +317,8 @@ def test_with_finished_scissors_a_die_of_any_value_stands_in_when_buying(
             re.compile("used")
         )
     name = page.evaluate(
-        "async (id) => (await import('/static/js/speedquilt-blocks.js')).blockName(id)", bought
+        "async ([url, id]) => (await import(url)).blockName(id)",
+        [client_module("speedquilt-blocks.js"), bought],
     )
     expect(page.locator(".sq-history")).to_contain_text(f"kauft {name} und legt ihn")
 

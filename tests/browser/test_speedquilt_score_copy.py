@@ -22,7 +22,7 @@ from spielcenter.games.speedquilt.feasibility import can_complete
 from spielcenter.games.speedquilt.model import MAX_SIDE, PlacedBlock
 from spielcenter.games.speedquilt.scoring import score_quilt
 
-from .ui import PageFactory
+from .ui import PageFactory, client_module
 
 pytestmark = pytest.mark.browser
 
@@ -53,10 +53,10 @@ def completion(block_id: str) -> tuple[int, ...]:
     return tuple(v for v in filled if v is not None)
 
 
-SCORE_IN_THE_PAGE = """async (quilts) => {
-  const blocks = await import("/static/js/speedquilt-blocks.js");
+SCORE_IN_THE_PAGE = """async ([quilts, blocksUrl, scoreUrl]) => {
+  const blocks = await import(blocksUrl);
   await blocks.loadCatalogue();
-  const { scoreQuilt } = await import("/static/js/speedquilt-score.js");
+  const { scoreQuilt } = await import(scoreUrl);
   return quilts.map((quilt) => scoreQuilt(quilt));
 }"""
 
@@ -119,7 +119,14 @@ def test_the_block_infos_scoring_counts_every_random_quilt_as_the_engine_does(
     rng = random.Random(3)
     quilts = [random_quilt(rng) for _ in range(QUILTS)]
     page = open_page()
-    scored = page.evaluate(SCORE_IN_THE_PAGE, [as_the_view_sends_it(q) for q in quilts])
+    scored = page.evaluate(
+        SCORE_IN_THE_PAGE,
+        [
+            [as_the_view_sends_it(q) for q in quilts],
+            client_module("speedquilt-blocks.js"),
+            client_module("speedquilt-score.js"),
+        ],
+    )
     differing = [
         (index, where_they_differ(the_engines_breakdown(quilt), the_copys_breakdown(copy)))
         for index, (quilt, copy) in enumerate(zip(quilts, scored, strict=True))

@@ -15,6 +15,7 @@ from .ui import (
     PHONE,
     PageFactory,
     assert_fits_the_width,
+    client_module,
     moves_made,
     play_first_by_click,
     play_to_the_end,
@@ -282,10 +283,11 @@ def test_numbers_choose_their_words_and_are_written_as_the_language_writes_them(
     """Issue 38, finding 11: "1 empty patches", and "1 000" beside "1,000 taler"."""
     page = open_page(locale=locale)
     said = page.evaluate(
-        """async () => {
-          const { t } = await import("/static/js/i18n.js");
+        """async (url) => {
+          const { t } = await import(url);
           return [t("progress.daily_result", { points: 1, empty: 1 }),
                   t("progress.daily_result", { points: 1000, empty: 2 })];
-        }"""
+        }""",
+        client_module("i18n.js"),
     )
     assert said == [one, many]

@@ -14,6 +14,7 @@ from functools import cache
 
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
+from spielcenter.web.assets import load_assets
 from spielcenter.web.i18n import catalog
 
 from .axe import describe, run_axe
@@ -23,6 +24,14 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 PHONE_LAYOUT_WIDTH = 700
 """Narrower than this the pages take their phone layout (the CSS's max-width: 699px)."""
+
+
+def client_module(name: str) -> str:
+    """The address the page itself imports the client's module ``name`` by (its content's hash
+    in the name, web/assets.py). The same file by its plain name would be a second copy with a
+    state of its own: no language loaded, no block catalogue."""
+    return load_assets().url(f"js/{name}")
+
 
 PageFactory = Callable[..., Page]
 """``open_page(viewport=PHONE, locale="de-DE")``: the start page in a fresh browser context."""

@@ -13,7 +13,6 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from spielcenter.games.base import JSON, get_game
@@ -27,6 +26,7 @@ from spielcenter.services.table_play import TableServices
 from spielcenter.services.tables import TableService
 from spielcenter.settings import Settings
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
+from spielcenter.web.assets import load_assets
 
 from .cluster import ClusteredRegistry
 from .deps import Platform
@@ -39,8 +39,8 @@ from .nul import RefuseNul
 from .ratelimits import RateLimits
 from .registry import TableRegistry
 from .routes import account, games, ledger, lobby, pages, progress, stats, tables
-from .routes.pages import STATIC
 from .security_headers import SecurityHeaders
+from .static import CompressAnswers
 from .tables import TEMPO_SECONDS, speedquilt_engine
 from .websocket import router as websocket_router
 
@@ -208,7 +208,9 @@ def create_app(
     for module in (pages, account, games, stats, tables, progress, lobby, ledger):
         app.include_router(module.router)
     app.include_router(websocket_router)
-    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    # The client's files, named by content and gzipped once, now (web/assets.py).
+    app.state.assets = load_assets()
+    app.add_middleware(CompressAnswers)
     app.add_middleware(RefuseNul)
     app.add_middleware(AccessLog)
     return app

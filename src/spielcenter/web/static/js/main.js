@@ -1,16 +1,62 @@
 // The Spielcenter client: loads the account and the catalogue, then shows the start page (#/) or
-// a game (#/game/<id>). No build step; every module is a plain ES module.
+// a screen (#/game/<id>, #/table/<id>, …). No build step; every module is a plain ES module.
+// Only the start page comes with this module; every other screen's modules are fetched when the
+// screen is first opened (issue 40: a light first page; docs/performance.md, "The first page").
 
 import { fetchMe, send } from "./api.js";
 import { errorText } from "./errors.js";
 import { browserLanguage, LANGUAGES, language, loadLanguage, t } from "./i18n.js";
 import { showStart } from "./start.js";
-import { GameScreen } from "./game.js";
-import { TableScreen } from "./speedquilt-table.js";
-import { addProgressLink, ProgressScreen, progressRoute } from "./progress.js";
-import { addSoloStart, SoloScreen } from "./speedquilt-solo.js";
-import { JoinScreen, LobbyScreen } from "./speedquilt-lobby.js";
-import { TalerScreen } from "./taler.js";
+import { addProgressLink, progressRoute } from "./progress-link.js";
+import { addSoloStart } from "./speedquilt-solo-start.js";
+
+/** A route by a pattern of the address: what its group names (decoded), "" without a group. */
+const pattern = (regex) => (hash) => {
+  const match = regex.exec(hash);
+  return match ? decodeURIComponent(match[1] ?? "") : null;
+};
+
+/** The screens besides the start page: what the address names (null: not this screen), the
+ * module (imported on the first visit) and how to make the screen from the module. */
+const SCREENS = [
+  {
+    // A campaign stage or a daily quilt: the table screen on a stored game.
+    match: pattern(/^#\/solo\/(.+)$/),
+    load: () => import("./speedquilt-solo.js"),
+    make: (module, id) => new module.SoloScreen(root, id, app),
+  },
+  {
+    match: pattern(/^#\/table\/(.+)$/),
+    load: () => import("./speedquilt-table.js"),
+    make: (module, id) => new module.TableScreen(root, id, app),
+  },
+  {
+    match: pattern(/^#\/game\/(.+)$/),
+    load: () => import("./game.js"),
+    make: (module, id) => new module.GameScreen(root, id, app),
+  },
+  // Tables with people: an invitation's join screen, the lobby, the account's taler.
+  {
+    match: pattern(/^#\/join\/(.+)$/),
+    load: () => import("./speedquilt-lobby.js"),
+    make: (module, code) => new module.JoinScreen(root, code, app),
+  },
+  {
+    match: pattern(/^#\/lobby$/),
+    load: () => import("./speedquilt-lobby.js"),
+    make: (module) => new module.LobbyScreen(root, app),
+  },
+  {
+    match: pattern(/^#\/taler$/),
+    load: () => import("./taler.js"),
+    make: (module) => new module.TalerScreen(root, app),
+  },
+  {
+    match: progressRoute,
+    load: () => import("./progress.js"),
+    make: (module, where) => new module.ProgressScreen(root, where, app),
+  },
+];
 
 const root = document.getElementById("app");
 let screen = null;
@@ -103,44 +149,42 @@ function redraw() {
   else route();
 }
 
-function route() {
-  const match = /^#\/game\/(.+)$/.exec(location.hash);
+/** Which screen the address asks for: {screen, argument}, or null for the start page. */
+function screenOf(hash) {
+  for (const screen of SCREENS) {
+    const argument = screen.match(hash);
+    if (argument !== null) return { screen, argument };
+  }
+  return null;
+}
+
+let routing = 0;
+
+async function route() {
+  const turn = ++routing;
   if (screen) {
     screen.stop();
     screen = null;
   }
-  const table = /^#\/table\/(.+)$/.exec(location.hash);
-  const solo = /^#\/solo\/(.+)$/.exec(location.hash);
-  if (solo) {
-    // A campaign stage or a daily quilt: the table screen on a stored game.
-    screen = new SoloScreen(root, decodeURIComponent(solo[1]), app);
-    screen.start();
-  } else if (table) {
-    screen = new TableScreen(root, decodeURIComponent(table[1]), app);
-    screen.start();
-  } else if (match) {
-    screen = new GameScreen(root, decodeURIComponent(match[1]), app);
-    screen.start();
-  } else if ((screen = lobbyScreen())) {
-    // Tables with people: the lobby, an invitation's join screen, the account's taler.
-    screen.start();
-  } else if (progressRoute(location.hash)) {
-    screen = new ProgressScreen(root, progressRoute(location.hash), app);
-    screen.start();
-  } else {
+  const wanted = screenOf(location.hash);
+  if (!wanted) {
     showStart(root, app).then(() => {
       addProgressLink(root);
       addSoloStart(root);
     });
+    return;
   }
-}
-
-function lobbyScreen() {
-  const join = /^#\/join\/(.+)$/.exec(location.hash);
-  if (join) return new JoinScreen(root, decodeURIComponent(join[1]), app);
-  if (location.hash === "#/lobby") return new LobbyScreen(root, app);
-  if (location.hash === "#/taler") return new TalerScreen(root, app);
-  return null;
+  let module;
+  try {
+    module = await wanted.screen.load();
+  } catch (error) {
+    // The server is gone, or was updated under an open page: say so, the page can be reloaded.
+    if (turn === routing) root.textContent = `Spielcenter: ${error.message}`;
+    return;
+  }
+  if (turn !== routing) return; // she went elsewhere while the module came
+  screen = wanted.screen.make(module, wanted.argument);
+  screen.start();
 }
 
 async function boot() {

@@ -5,7 +5,7 @@ import { getJson } from "./api.js";
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
 import { formatDate, row, table } from "./progress-dom.js";
-import { playDaily, playStage } from "./speedquilt-solo.js";
+import { playDaily, playStage } from "./speedquilt-solo-start.js";
 
 const PERIODS = ["week", "month", "all"];
 

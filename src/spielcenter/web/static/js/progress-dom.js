@@ -2,7 +2,7 @@
 
 import { el } from "./dom.js";
 import { formatDate, t } from "./i18n.js";
-import { soloTitle } from "./speedquilt-solo-parts.js";
+import { soloTitle } from "./speedquilt-solo-names.js";
 
 export { formatDate }; // one way to write a date on every page (i18n.js)
 

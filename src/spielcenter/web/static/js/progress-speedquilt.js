@@ -11,7 +11,7 @@ import { el } from "./dom.js";
 import { endTable } from "./speedquilt-end.js";
 import { historyPanel } from "./speedquilt-history.js";
 import { shopPanel } from "./speedquilt-shop.js";
-import { stageOf } from "./speedquilt-solo-parts.js";
+import { stageOf } from "./speedquilt-solo-names.js";
 
 /** The history lines of steps 0 … index (each step's line, then what follows from it). */
 export function linesUpTo(steps, index) {

@@ -7,29 +7,10 @@ import { blockShortName, blockSvg } from "./speedquilt-blocks.js";
 import { diceTray } from "./speedquilt-dice.js";
 import { button, el, link } from "./dom.js";
 import { helpfulDice } from "./speedquilt-giving.js";
+import { dayOf, stageOf } from "./speedquilt-solo-names.js";
 
 /** The campaign's last stage: clearing it completes the campaign. */
 const LAST_STAGE = 7;
-
-/** The stage number of a stored variant such as "stage-3", or null. */
-export function stageOf(variant) {
-  const match = /^stage-(\d+)$/.exec(variant ?? "");
-  return match ? Number(match[1]) : null;
-}
-
-/** The day of a stored variant such as "daily-2026-11-29", or null. */
-export function dayOf(variant) {
-  const match = /^daily-(\d{4}-\d{2}-\d{2})$/.exec(variant ?? "");
-  return match ? match[1] : null;
-}
-
-/** "Speedquilt · Stage 3", "Speedquilt · Daily quilt 2026-11-29" from a stored variant. */
-export function soloTitle(variant) {
-  const stage = stageOf(variant);
-  const day = dayOf(variant);
-  const kind = stage ? t("solo.stage", { stage }) : day ? t("solo.daily_of", { day }) : "";
-  return kind ? `${t("game.speedquilt")} · ${kind}` : t("game.speedquilt");
-}
 
 /** Two spools as symbols: a full one for each left. */
 export function spoolSymbols(spools) {

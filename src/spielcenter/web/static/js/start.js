@@ -6,8 +6,8 @@ import { accountBox } from "./account.js";
 import { el } from "./dom.js";
 import { formatDuration, t } from "./i18n.js";
 import { rulesUrl } from "./rules.js";
-import { speedquiltPanel } from "./speedquilt-lobby.js";
-import { soloTitle } from "./speedquilt-solo-parts.js";
+import { speedquiltPanel } from "./speedquilt-panel.js";
+import { soloTitle } from "./speedquilt-solo-names.js";
 
 /** The patience games of the start page with their variants (the first is the default). */
 export const GAMES = [
