@@ -53,10 +53,18 @@ class World:
         await self.engine.dispose()
 
 
-async def make_world(tmp_path: Path, clock: Clock, **settings: Any) -> World:
-    """Fresh database, migrated; the services of a development server."""
+async def make_world(
+    tmp_path: Path, clock: Clock, database_url: str | None = None, **settings: Any
+) -> World:
+    """Fresh database, migrated (the SQLite file in ``tmp_path`` unless ``database_url`` says
+    another); the services of a development server. A second world on the same database is a
+    second process."""
     config = Settings(
-        ENV="development", DATA_DIR=tmp_path, DATABASE_URL=None, SECRET_KEY="test", **settings
+        ENV="development",
+        DATA_DIR=tmp_path,
+        DATABASE_URL=database_url,
+        SECRET_KEY="test",
+        **settings,
     )
     engine = make_engine(config.database_url)
     await migrate(engine)

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from spielcenter.cli import main
 from spielcenter.settings import Settings
 
-from .conftest import csrf
+from .conftest import csrf, database_rows, me
 from .lobby_helpers import until_type
 from .tables_helpers import ScriptedHuman, devices, make_table_app, new_table
 
@@ -34,6 +34,21 @@ def _finished_table(device: TestClient) -> dict[str, Any]:
         human.play(human.open())
         until_type(ws, "table.end")
     return table
+
+
+def _reviewed(device: TestClient, url: str) -> dict[str, Any]:
+    """Ask for the review and wait until it is done; what it says then."""
+    started = device.post(url, headers=csrf(device))
+    assert started.status_code == 200, started.text
+    assert started.json()["state"] in ("running", "done")
+    deadline = time.monotonic() + PATIENCE
+    seen: dict[str, Any] = device.get(url).json()
+    while seen["state"] == "running" and time.monotonic() < deadline:
+        assert 0.0 <= seen["progress"] <= 1.0  # computed by this server: it knows how far
+        time.sleep(0.05)
+        seen = device.get(url).json()
+    assert seen["state"] == "done", seen
+    return seen
 
 
 def _cli_review(*args: str) -> tuple[dict[str, Any], int]:
@@ -54,16 +69,7 @@ def test_a_finished_table_is_reviewed_from_the_database_and_in_the_background_fo
     assert reviewed["table"] == tid and reviewed["seat"] == 0 and reviewed["decisions"]
     url = f"/api/my-tables/{tid}/review"
     assert device.get(url).json() == {"state": "none"}
-    started = device.post(url, headers=csrf(device))
-    assert started.status_code == 200, started.text
-    assert started.json()["state"] in ("running", "done")
-    deadline = time.monotonic() + PATIENCE
-    seen = device.get(url).json()
-    while seen["state"] == "running" and time.monotonic() < deadline:
-        assert 0.0 <= seen["progress"] <= 1.0
-        time.sleep(0.05)
-        seen = device.get(url).json()
-    assert seen["state"] == "done"
+    seen = _reviewed(device, url)
     # The same review as the command line's: computed from the same log for the same seat.
     assert seen["review"] == reviewed
     # Asked again, it is kept: no second computation.
@@ -87,3 +93,25 @@ def test_a_running_table_and_an_unknown_one_are_refused(
     refused = device.post(f"/api/my-tables/{running['id']}/review", headers=csrf(device))
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "not_over"
     assert device.get("/api/my-tables/nothing/review").status_code == 404
+
+
+def test_her_stored_review_is_never_served_for_another_seat_of_the_table(
+    devices: Callable[..., TestClient], settings: Settings
+) -> None:
+    anna = devices()
+    tid = _finished_table(anna)["id"]
+    bert = devices()  # another server process on the same database
+    # Bert sat at seat 1 (the computer's decisions there stand for his).
+    database_rows(
+        settings,
+        f"UPDATE table_seats SET account_id = '{me(bert)['id']}', level = NULL"
+        f" WHERE table_id = '{tid}' AND seat = 1",
+    )
+    url = f"/api/my-tables/{tid}/review"
+    hers = _reviewed(anna, url)["review"]
+    assert hers["seat"] == 0
+    # Her review is stored, but it is hers: for his seat there is none until he asks.
+    assert bert.get(url).json() == {"state": "none"}
+    his = _reviewed(bert, url)["review"]
+    assert his["seat"] == 1 and his["decisions"] != hers["decisions"]
+    assert anna.get(url).json()["review"] == hers

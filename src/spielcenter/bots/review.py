@@ -65,6 +65,7 @@ __all__ = [
     "FINE_BELOW",
     "KINDS",
     "MISTAKE_FROM",
+    "VERSION",
     "Decision",
     "Judgement",
     "Review",
@@ -74,6 +75,9 @@ __all__ = [
     "review",
 ]
 
+VERSION = 1
+"""The review's rules: raise it with any change of what a review finds or how it is written, so
+that reviews stored under older rules are computed again (services/review.py)."""
 FINE_BELOW = 0.5
 """A choice that costs less than this (in expected points) is fine: it is the margin the strong
 player itself asks before it spends a thimble or dye bath (a change "improves the plan by > 0.5

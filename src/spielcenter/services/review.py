@@ -6,38 +6,53 @@ from the store and runs the review off the request path:
 * :func:`review_stored_table` reviews one seat of a finished table (the command line waits for it);
 * :class:`ReviewService` starts a review (of a table, or of her solo game: a campaign stage, a
   daily quilt) as a background task of this process (in a worker thread,
-  so the event loop keeps serving), tells its progress while it runs, and keeps the finished
-  review (the last :data:`KEPT` of them) so that opening it again costs nothing. A seat may
-  review only her own decisions, and only once the table is over: a review never shows anything
-  of a running game.
+  so the event loop keeps serving), tells its progress while it runs, and stores the finished
+  review with the game (``game_reviews``), so that opening it again — after a restart, or on
+  another process — costs nothing. A seat may review only her own decisions, and only once the
+  table is over: a review never shows anything of a running game.
+
+Several processes share the work through the same rows: the process that asks first claims the
+review and computes it; the others say it is running (with no progress they could know) until
+the stored review is there. A claim older than :data:`CLAIM_TIMEOUT` belongs to a process that
+is gone: the next one asked takes it over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+import os
+import secrets
+import socket
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from spielcenter.bots.review import ReviewError, review
+from spielcenter.bots.review import VERSION, ReviewError, review
 from spielcenter.games.base import JSON, Deal, Seat, Status
 from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.store.repositories import GameRepository, TableRepository
+from spielcenter.store.models import GameReview
+from spielcenter.store.repositories import GameRepository, ReviewRepository, TableRepository
 
-from .common import ServiceError
+from .common import Clock, ServiceError, as_utc, utcnow
 from .fairness import dealt_from
 from .games import GameResolver, GameService
 from .history import table_engine
 
-__all__ = ["KEPT", "ReviewService", "review_stored_game", "review_stored_table"]
+__all__ = ["CLAIM_TIMEOUT", "ReviewService", "review_stored_game", "review_stored_table"]
 
 LOG = logging.getLogger(__name__)
 FINISHED = "finished"
 NOT_OVER = "the game is not over: a review comes only after the end"
-KEPT = 128
-"""Finished reviews kept in memory (a review is some 20–60 kB of JSON)."""
+CLAIM_TIMEOUT = timedelta(minutes=2)
+"""How long a process's claim on a review holds: a 12-round game is reviewed in a few seconds
+(docs/bots.md), so a claim this old was left by a process that stopped."""
+FAILURE_CHARS = 200
+"""The longest reason of a failure that is stored (the column's width)."""
+NOT_STARTED: JSON = {"state": "none"}
+Key = tuple[str, str, Seat]
+"""A review: ``table`` or ``game``, its id, the seat."""
 
 
 @dataclass(frozen=True)
@@ -105,24 +120,28 @@ async def review_stored_table(
 
 @dataclass
 class _Progress:
-    """A review under way: how far it is (written by the worker thread, read by requests)."""
+    """A review under way in this process: how far it is (written by the worker thread, read
+    by requests). Once it ends it is stored, and the store says how it ended."""
 
     done: int = 0
     total: int = 0
-    result: JSON | None = None
-    failed: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def __call__(self, done: int, total: int) -> None:
         self.done, self.total = done, total
 
     def to_json(self) -> JSON:
-        if self.result is not None:
-            return {"state": "done", "progress": 1.0, "review": self.result}
-        if self.failed is not None:
-            return {"state": "failed", "message": self.failed}
         share = self.done / self.total if self.total else 0.0
         return {"state": "running", "progress": round(share, 3)}
+
+
+def _done(review: JSON) -> JSON:
+    return {"state": "done", "progress": 1.0, "review": review}
+
+
+def _process_name() -> str:
+    """Who holds a claim: this host and process, and a random part for a reused process id."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class ReviewService:
@@ -130,11 +149,16 @@ class ReviewService:
     she sat at, and her solo games (a campaign stage, a daily quilt, a practice game)."""
 
     def __init__(
-        self, sessionmaker: async_sessionmaker[AsyncSession], games: GameService | None = None
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        games: GameService | None = None,
+        clock: Clock = utcnow,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.games = games
-        self._reviews: OrderedDict[tuple[str, str, Seat], _Progress] = OrderedDict()
+        self.clock = clock
+        self.owner = _process_name()
+        self._running: dict[Key, _Progress] = {}
 
     async def _seat_of(self, account_id: str, table_id: str) -> tuple[_Game, Seat]:
         game = await _load(self.sessionmaker, table_id)
@@ -156,50 +180,88 @@ class ReviewService:
         return _Game(live.engine, live.deal, log, {0: account_id})
 
     async def start(self, account_id: str, table_id: str) -> JSON:
-        """Start reviewing her seat of the table (once: a review under way or done is kept);
-        where it stands."""
+        """Start reviewing her seat of the table (once: a review under way or stored is not
+        started again); where it stands."""
         game, seat = await self._seat_of(account_id, table_id)
-        return self._begin(("table", table_id, seat), game, {"table": table_id})
+        return await self._begin(("table", table_id, seat), game, {"table": table_id})
 
     async def status(self, account_id: str, table_id: str) -> JSON:
-        """Where her review of the table stands: ``none`` (not started), ``running`` with its
-        progress (0–1), ``done`` with the review, or ``failed`` with the reason."""
+        """Where her review of the table stands: ``none`` (not started, or its process is gone),
+        ``running`` with its progress (0–1, or ``None`` while another process computes it),
+        ``done`` with the review, or ``failed`` with the reason."""
         _, seat = await self._seat_of(account_id, table_id)
-        return self._state(("table", table_id, seat))
+        return await self._state(("table", table_id, seat))
 
     async def start_game(self, account_id: str, game_id: str) -> JSON:
         """:meth:`start` for her solo Speedquilt game."""
         game = await self._solo(account_id, game_id)
-        return self._begin(("game", game_id, 0), game, {"game": game_id})
+        return await self._begin(("game", game_id, 0), game, {"game": game_id})
 
     async def status_game(self, account_id: str, game_id: str) -> JSON:
         """:meth:`status` for her solo Speedquilt game."""
         await self._solo(account_id, game_id)
-        return self._state(("game", game_id, 0))
+        return await self._state(("game", game_id, 0))
 
-    def _state(self, key: tuple[str, str, Seat]) -> JSON:
-        known = self._reviews.get(key)
-        return {"state": "none"} if known is None else known.to_json()
+    async def _stored(self, key: Key) -> GameReview | None:
+        async with self.sessionmaker() as db:
+            return await ReviewRepository(db).get(*key)
 
-    def _begin(self, key: tuple[str, str, Seat], game: _Game, label: JSON) -> JSON:
-        known = self._reviews.get(key)
-        if known is None or known.failed is not None:
-            known = _Progress()
-            self._reviews[key] = known
-            known.task = asyncio.create_task(self._run(game, label, key[2], known))
-            while len(self._reviews) > KEPT:
-                self._reviews.popitem(last=False)
-        self._reviews.move_to_end(key)
-        return known.to_json()
+    def _told(self, row: GameReview | None) -> JSON | None:
+        """What a stored row says, or ``None`` if the review is to be computed (again)."""
+        if row is None or row.version != VERSION:
+            return None
+        if row.state == ReviewRepository.DONE and row.review is not None:
+            return _done(row.review)
+        if row.state == ReviewRepository.FAILED:
+            return {"state": "failed", "message": row.failure}
+        if as_utc(row.claimed_at) < self.clock() - CLAIM_TIMEOUT:
+            return None  # its process is gone
+        return {"state": "running", "progress": None}  # another process computes it
 
-    @staticmethod
-    async def _run(game: _Game, label: JSON, seat: Seat, progress: _Progress) -> None:
+    async def _state(self, key: Key) -> JSON:
+        mine = self._running.get(key)
+        if mine is not None:
+            return mine.to_json()
+        return self._told(await self._stored(key)) or NOT_STARTED
+
+    async def _begin(self, key: Key, game: _Game, label: JSON) -> JSON:
+        mine = self._running.get(key)
+        if mine is not None:
+            return mine.to_json()
+        told = self._told(await self._stored(key))
+        if told is not None and told["state"] != "failed":
+            return told  # stored, or computed by another process right now
+        now = self.clock()
+        async with self.sessionmaker.begin() as db:
+            reviews = ReviewRepository(db)
+            ours = await reviews.claim(
+                *key, version=VERSION, owner=self.owner, at=now, stale_before=now - CLAIM_TIMEOUT
+            )
+        if not ours:  # another process was quicker
+            return self._told(await self._stored(key)) or NOT_STARTED
+        progress = _Progress()
+        self._running[key] = progress
+        progress.task = asyncio.create_task(self._run(key, game, label, progress))
+        return progress.to_json()
+
+    async def _run(self, key: Key, game: _Game, label: JSON, progress: _Progress) -> None:
+        result: JSON | None = None
+        failure: str | None = None
         try:
-            progress.result = await asyncio.to_thread(_reviewed, game, label, seat, progress)
+            result = await asyncio.to_thread(_reviewed, game, label, key[2], progress)
         except ServiceError as refusal:
-            progress.failed = refusal.message
+            failure = refusal.message[:FAILURE_CHARS]
         except Exception:  # a fault of the review must not leave it "running" for ever
-            LOG.exception("review of %s, seat %s failed", label, seat)
-            progress.failed = "the review could not be computed"
+            LOG.exception("review of %s, seat %s failed", label, key[2])
+            failure = "the review could not be computed"
+        try:
+            async with self.sessionmaker.begin() as db:
+                await ReviewRepository(db).finish(
+                    *key, owner=self.owner, at=self.clock(), review=result, failure=failure
+                )
+        except Exception:  # the claim goes stale and the review is computed again when asked
+            LOG.exception("review of %s, seat %s could not be stored", label, key[2])
         finally:
+            # Until it is stored it is "running" here; from now on the store tells.
+            self._running.pop(key, None)
             progress.task = None

@@ -343,3 +343,33 @@ class ChatLine(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# -- game reviews (migration 0008) ---------------------------------------------------------------
+
+
+class GameReview(Base):
+    """The review of one seat's decisions in a finished game (issue 42), or the claim of the
+    process computing it.
+
+    A finished game never changes, so neither does its review: it is computed once and served
+    from here after a restart and by every process. ``state`` is ``running`` while ``owner`` (a
+    process) computes it since ``claimed_at``, then ``done`` with ``review``, or ``failed`` with
+    ``failure``. ``version`` is the review's rules (:data:`spielcenter.bots.review.VERSION`): a
+    review of older rules is computed again.
+    """
+
+    __tablename__ = "game_reviews"
+
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    """``table`` (a table she sat at) or ``game`` (her solo game)."""
+    subject_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """The table's or the game's id (no foreign key: it names one of two tables)."""
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    version: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(8))
+    owner: Mapped[str] = mapped_column(String(64))
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    failure: Mapped[str | None] = mapped_column(String(200))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

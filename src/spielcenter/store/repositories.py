@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
+    and_,
     bindparam,
     delete,
     exists,
@@ -19,10 +20,12 @@ from sqlalchemy import (
     insert,
     literal,
     not_,
+    null,
     or_,
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from .locks import lock_rows
@@ -34,6 +37,7 @@ from .models import (
     DailyAttempt,
     GameEntry,
     GameRecord,
+    GameReview,
     LedgerEntry,
     LedgerTransaction,
     SeatClock,
@@ -717,3 +721,105 @@ class ChatRepository:
 
 def _lines_of(table_id: str, account_id: str) -> ColumnElement[bool]:
     return (ChatLine.table_id == table_id) & (ChatLine.account_id == account_id)
+
+
+class ReviewRepository:
+    """Finished game reviews, and the claims of the processes computing them (docs/progress.md,
+    "Game review"): a review is claimed by one process at a time, insert-or-nothing, so of two
+    processes that ask at once exactly one computes it."""
+
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+    def __init__(self, db: AsyncSession) -> None:
+        self.db = db
+
+    async def get(self, kind: str, subject_id: str, seat: int) -> GameReview | None:
+        """The review (or the claim) of this seat of the table or game, if any."""
+        return await self.db.get(GameReview, (kind, subject_id, seat))
+
+    async def claim(
+        self,
+        kind: str,
+        subject_id: str,
+        seat: int,
+        *,
+        version: int,
+        owner: str,
+        at: datetime,
+        stale_before: datetime,
+    ) -> bool:
+        """Claim computing this review for ``owner``; whether it is ours now.
+
+        A new claim is inserted or nothing (the primary key decides between racing processes).
+        An existing row is taken over only if nobody is computing it: it failed, it is of another
+        ``version`` of the review's rules, or its claim is older than ``stale_before`` (its
+        process is gone). The condition is part of the update, so PostgreSQL checks it again on
+        the row a concurrent taker committed, and SQLite has one writer anyway.
+        """
+        claim = {
+            "kind": kind,
+            "subject_id": subject_id,
+            "seat": seat,
+            "version": version,
+            "state": self.RUNNING,
+            "owner": owner,
+            "claimed_at": at,
+        }
+        dialect = postgresql if self.db.get_bind().dialect.name == "postgresql" else sqlite
+        inserted = await self.db.execute(
+            dialect.insert(GameReview).values(claim).on_conflict_do_nothing()
+        )
+        if inserted.rowcount == 1:  # type: ignore[attr-defined]
+            return True
+        taken = await self.db.execute(
+            update(GameReview)
+            .where(
+                _review_key(kind, subject_id, seat),
+                or_(
+                    GameReview.state == self.FAILED,
+                    GameReview.version != version,
+                    and_(GameReview.state == self.RUNNING, GameReview.claimed_at < stale_before),
+                ),
+            )
+            .values({**claim, "review": null(), "failure": None, "finished_at": None})
+            .execution_options(synchronize_session=False)
+        )
+        return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
+
+    async def finish(
+        self,
+        kind: str,
+        subject_id: str,
+        seat: int,
+        *,
+        owner: str,
+        at: datetime,
+        review: dict[str, Any] | None = None,
+        failure: str | None = None,
+    ) -> bool:
+        """Store the ``review`` computed under ``owner``'s claim (or its ``failure``); whether
+        the claim was still ``owner``'s (a claim taken over is left to its new owner)."""
+        done = await self.db.execute(
+            update(GameReview)
+            .where(
+                _review_key(kind, subject_id, seat),
+                GameReview.owner == owner,
+                GameReview.state == self.RUNNING,
+            )
+            .values(
+                state=self.FAILED if failure is not None else self.DONE,
+                review=review if review is not None else null(),
+                failure=failure,
+                finished_at=at,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def _review_key(kind: str, subject_id: str, seat: int) -> ColumnElement[bool]:
+    return and_(
+        GameReview.kind == kind, GameReview.subject_id == subject_id, GameReview.seat == seat
+    )
