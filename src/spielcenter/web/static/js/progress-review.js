@@ -78,9 +78,16 @@ export class ReviewPanel {
       const bar = el("progress", "review-progress");
       bar.max = 1;
       bar.setAttribute("aria-label", t("review.title"));
-      bar.value = this.state.progress ?? 0;
-      const percent = Math.round((this.state.progress ?? 0) * 100);
-      parts.push(el("p", "review-running", t("review.running", { percent })), bar);
+      const share = this.state.progress;
+      // Computed by another server process: how far it is cannot be known here, so the bar
+      // moves without a value (indeterminate) and the text gives no percent.
+      if (share === null || share === undefined) {
+        parts.push(el("p", "review-running", t("review.waiting")), bar);
+      } else {
+        bar.value = share;
+        const percent = Math.round(share * 100);
+        parts.push(el("p", "review-running", t("review.running", { percent })), bar);
+      }
     } else if (state === "failed") {
       parts.push(el("p", "review-failed error", t("review.failed")));
     } else if (state === "done") {
