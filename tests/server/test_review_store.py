@@ -38,11 +38,16 @@ class Reviews:
         self.gate = threading.Event()
         self.gate.set()
         self.real = review_service.review
+        self.faults = 0
+        """How many of the next computations break down (a fault of the review, not a refusal)."""
 
     def __call__(self, *args: Any) -> Any:
         self.computed += 1
         if not self.gate.wait(PATIENCE):
             raise TimeoutError("the test never released the review")
+        if self.faults:
+            self.faults -= 1
+            raise RuntimeError("the review broke down")
         return self.real(*args)
 
     def hold(self) -> None:
@@ -210,6 +215,26 @@ async def test_a_review_of_older_rules_is_computed_again(
         await service.start_game(anna, game_id)
         await _until_done(service, anna, game_id)
         assert (await _stored(world, game_id)).version == VERSION
+    assert reviews.computed == 2
+
+
+async def test_a_review_that_broke_down_says_so_on_every_process_and_is_tried_again_when_asked(
+    servers: Callable[[], Any], reviews: Reviews
+) -> None:
+    async with servers() as one, servers() as two:
+        anna = await one.account("anna")
+        game_id = await _finished_stage(one, anna)
+        reviews.faults = 1
+        await one.progress.review.start_game(anna, game_id)
+        for _ in range(int(PATIENCE / 0.05)):
+            state = await two.progress.review.status_game(anna, game_id)
+            if state["state"] == "failed":
+                break
+            await asyncio.sleep(0.05)
+        assert state == {"state": "failed", "message": "the review could not be computed"}
+        assert await one.progress.review.status_game(anna, game_id) == state
+        await two.progress.review.start_game(anna, game_id)
+        await _until_done(one.progress.review, anna, game_id)
     assert reviews.computed == 2
 
 
