@@ -114,7 +114,7 @@ def test_a_card_the_foundation_takes_now_unties_it() -> None:
 def test_every_position_with_a_knot_is_lost_by_the_brute_force() -> None:
     """Soundness: on the small positions a knot is found in, no line wins."""
     knotted = [seed for seed in SEEDS if knot(position_of(full_patch_position(seed)))]
-    assert len(knotted) >= 8  # the family holds knots, so the check checks something
+    assert len(knotted) >= 15  # 17: the family holds knots, so the check checks something
     for seed in knotted:
         assert not brute_force_wins(full_patch_position(seed)), seed
 
