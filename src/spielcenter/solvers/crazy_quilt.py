@@ -10,6 +10,8 @@ gives up when its node budget is spent (``unknown``), as a
 It runs, in this order, each within a share of one budget (each reduction is sound; the
 reasoning is in ``docs/winrates-crazy-quilt.md``):
 
+0. **Knots** (:mod:`~spielcenter.solvers.crazy_quilt_knots`), free of the budget: quilt cards
+   that each wait for another of them to leave first never leave, so the position is ``lost``.
 1. **The honest player** (:mod:`~spielcenter.solvers.crazy_quilt_honest`): any winning line
    proves ``won``, and its game often is one.
 2. **Suits alone** (:mod:`~spielcenter.solvers.crazy_quilt_suits`): each suit's cards follow the
@@ -41,6 +43,7 @@ from spielcenter.games.crazy_quilt import VARIANTS, QuiltState, is_won, make
 from spielcenter.games.shuffle import check_deal
 from spielcenter.solvers.crazy_quilt_beam import BEAMS, run_beams
 from spielcenter.solvers.crazy_quilt_honest import play_from
+from spielcenter.solvers.crazy_quilt_knots import knot_proof
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_search import DEFAULT_NODE_BUDGET, decide
 from spielcenter.solvers.crazy_quilt_suits import lost_alone
@@ -95,6 +98,12 @@ def solve(
     state = start_state(position, variant)
     if is_won(state):
         return Verdict("won", [], 0)
+    # A knot (quilt cards that each wait for another of them) proves the position lost at
+    # once; it costs a few milliseconds and spends no positions.
+    compact = position_of(state)
+    knotted = knot_proof(compact)
+    if knotted is not None:
+        return Verdict("lost", [], 0, proof=str(knotted))
     # Any winning line proves "won": the honest player's game (it ignores the stock until its
     # first redeal) often is one, and costs a fraction of the budget.
     trial = play_from(state, node_budget // 20)
@@ -103,7 +112,6 @@ def solve(
     # Then each suit alone, the other cards out of its way: if one suit cannot be founded even
     # so, no line founds every card (:mod:`spielcenter.solvers.crazy_quilt_suits`). Nearly
     # every suit alone is won within a few hundred positions, so this costs little.
-    compact = position_of(state)
     alone = lost_alone(compact, node_budget // SUITS_SHARE)
     if alone.suits:
         return Verdict("lost", [], trial.nodes + alone.nodes, proof=str(alone))

@@ -21,7 +21,8 @@ class Verdict:
     """Positions searched."""
     proof: str = ""
     """How ``lost`` was proven when not by searching the whole game (Crazy Quilt's suits alone,
-    :mod:`spielcenter.solvers.crazy_quilt_suits`); empty otherwise."""
+    :mod:`spielcenter.solvers.crazy_quilt_suits`, or a knot in its quilt,
+    :mod:`spielcenter.solvers.crazy_quilt_knots`); empty otherwise."""
 
 
 class OutOfBudget(Exception):
