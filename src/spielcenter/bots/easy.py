@@ -18,11 +18,11 @@ from spielcenter.games.base import JSON, Seat
 from spielcenter.games.speedquilt.model import COLOURS, Cell, Deck
 from spielcenter.games.speedquilt.moves import Move
 from spielcenter.games.speedquilt.rules import Speedquilt
-from spielcenter.games.speedquilt.state import GameState, TurnKind
+from spielcenter.games.speedquilt.state import GameState
 
 from .evaluation import Outlook, free_cells, sewable_from_empty
 from .expectimax import FULL, PlanAction, best_plan, buy_table, sew_table
-from .player import FULL_QUILT, Player, scissors
+from .player import FULL_QUILT, Player, offered_dice, scissors
 
 __all__ = ["KIT_LIKING", "PATTERN_LIKING", "SEW_LIKING", "Easy"]
 
@@ -43,13 +43,7 @@ class Easy(Player):
     def give(self, game: Speedquilt, view: JSON, belief: GameState, seat: Seat) -> Iterator[Move]:
         """Take the first offered die that helps a patch, looking along the quilt in reading
         order (not the die that helps most), or pass."""
-        turn = belief.turn
-        assert turn is not None
-        if turn.kind is TurnKind.GIVING:
-            offered = [c for c in turn.dice if c not in turn.used]
-        else:
-            window = turn.windows.get(seat)
-            offered = [c for c in window.offered if c not in window.taken] if window else []
+        offered = offered_dice(belief, seat)
         outlook = self.outlook(game, view, seat)
         order = {
             cell: k for k, cell in enumerate(sorted(outlook.quilt, key=lambda c: (c[1], c[0])))

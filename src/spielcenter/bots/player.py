@@ -15,7 +15,7 @@ from typing import Any
 
 from spielcenter.games.base import JSON, GameError, Seat
 from spielcenter.games.speedquilt.feasibility import sewing_assignments
-from spielcenter.games.speedquilt.kits import stand_ins
+from spielcenter.games.speedquilt.kits import dice_seen_by, stand_ins
 from spielcenter.games.speedquilt.model import (
     COLOURS,
     Cell,
@@ -178,13 +178,7 @@ class Player(ABC):
 
     def give(self, game: Speedquilt, view: JSON, belief: GameState, seat: Seat) -> Iterator[Move]:
         """Take the offered die that helps most, or pass."""
-        turn = belief.turn
-        assert turn is not None
-        if turn.kind is TurnKind.GIVING:
-            offered = [c for c in turn.dice if c not in turn.used]
-        else:
-            window = turn.windows.get(seat)
-            offered = [c for c in window.offered if c not in window.taken] if window else []
+        offered = offered_dice(belief, seat)
         outlook = self.outlook(game, view, seat)
         options = self.placements(outlook, belief, seat, offered)
         for gain, colour, block_id, patch in options:
@@ -198,7 +192,7 @@ class Player(ABC):
         """Single dice on own patches, best first, with what each is worth."""
         turn = belief.turn
         assert turn is not None
-        seen = _seen(belief, seat)
+        seen = dice_seen(belief, seat)
         out = []
         for cell, placed in outlook.quilt.items():
             block = outlook.block(placed.block_id)
@@ -230,9 +224,9 @@ class Player(ABC):
             yield from self.place_drawn(game, view, outlook, turn.drawn[1], seat)
             return
         actions = self.actions(game, view, outlook, belief, seat)
-        seen = _seen(belief, seat)
+        seen = dice_seen(belief, seat)
         values = [seen[c].value for c in COLOURS]
-        rerolls = _rerolls_left(game, belief, seat)
+        rerolls = rerolls_left(game, belief, seat)
         if not turn.rolling_over and rerolls > 0:
             keep = self.basket(view, outlook, actions, values, rerolls, belief)
             if keep != FULL:
@@ -367,7 +361,7 @@ class Player(ABC):
         turn = belief.turn
         assert turn is not None
         free = _free_mask(turn.used)
-        seen = _seen(belief, seat)
+        seen = dice_seen(belief, seat)
         now = _live_value(outlook, actions, seen, free)
         best: tuple[float, str] | None = None
         for d in mask_colours(free):
@@ -395,7 +389,7 @@ class Player(ABC):
         turn = belief.turn
         assert turn is not None
         free = _free_mask(turn.used)
-        seen = _seen(belief, seat)
+        seen = dice_seen(belief, seat)
         dyed = any(die.colour != colour for colour, die in seen.items())
         # The tables know each die in its own colour; after a dye bath the dice are asked anew.
         masks = live_masks(outlook, actions, seen) if dyed else None
@@ -470,6 +464,17 @@ def finished_kits(outlook: Outlook, kind: KitKind) -> int:
     )
 
 
+def offered_dice(belief: GameState, seat: Seat) -> list[Colour]:
+    """The dice ``seat`` may take now: the unused dice of a solo giving turn, else those offered
+    in her giving window that she has not taken yet."""
+    turn = belief.turn
+    assert turn is not None
+    if turn.kind is TurnKind.GIVING:
+        return [c for c in turn.dice if c not in turn.used]
+    window = turn.windows.get(seat)
+    return [c for c in window.offered if c not in window.taken] if window else []
+
+
 def scissors(outlook: Outlook) -> int:
     """Finished scissors in the quilt: dice of any value that may stand in when buying (a turn
     buys once at most, 4 + 3 dice being more than five, so each use is there to plan with)."""
@@ -518,11 +523,11 @@ def _live_value(
     return sum(names[name] for name, _ in plan)
 
 
-def _seen(belief: GameState, seat: Seat) -> dict[Colour, Die]:
+def dice_seen(belief: GameState, seat: Seat) -> dict[Colour, Die]:
+    """The rolled dice as ``seat`` sees them (with her own thimble and dye bath)."""
     turn = belief.turn
     assert turn is not None
-    mine = turn.adjustments.get(seat, {})
-    return {c: mine.get(c, Die(c, v)) for c, v in turn.dice.items()}
+    return dice_seen_by(turn, seat)
 
 
 def _free_mask(used: list[Colour]) -> int:
@@ -534,7 +539,8 @@ def _plan_value(actions: list[PlanAction], values: list[int], free: int) -> floa
     return sum(names[name] for name, _ in best_plan(actions, values, free))
 
 
-def _rerolls_left(game: Speedquilt, belief: GameState, seat: Seat) -> int:
+def rerolls_left(game: Speedquilt, belief: GameState, seat: Seat) -> int:
+    """How many more times ``seat`` may roll in this turn."""
     from spielcenter.games.speedquilt.turn import max_rolls
 
     turn = belief.turn

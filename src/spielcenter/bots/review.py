@@ -57,7 +57,7 @@ from spielcenter.games.speedquilt.turn import BASE_ROLLS
 
 from .evaluation import Outlook, free_cells, needs_dice_first, one_turn_chance
 from .expectimax import FULL, best_plan, keep_values, mask_colours
-from .player import FULL_QUILT, Player, _rerolls_left, _seen, live_masks
+from .player import FULL_QUILT, Player, dice_seen, live_masks, offered_dice, rerolls_left
 from .position import rebuild, unseen_blocks
 from .strong import Strong
 
@@ -318,7 +318,7 @@ class _Walker:
         elif mine and isinstance(move, (*_ACTING, End)):
             assert turn is not None
             belief = rebuild(view, game.ctx.catalogue, self.memory)
-            if not turn.rolling_over and _rerolls_left(game, belief, self.seat):
+            if not turn.rolling_over and rerolls_left(game, belief, self.seat):
                 self._decision(seq, before, "roll", (Keep(COLOURS),))  # she stopped rolling
             if _may_act(turn):
                 self._decision(seq, before, "act", (move,))
@@ -453,9 +453,9 @@ def _roll(
     player: Strong,
 ) -> _Verdict:
     actions = player.actions(game, d.view, outlook, belief, seat)
-    seen = _seen(belief, seat)
+    seen = dice_seen(belief, seat)
     values = [seen[c].value for c in COLOURS]
-    rerolls = _rerolls_left(game, belief, seat)
+    rerolls = rerolls_left(game, belief, seat)
     worth = keep_values(
         player.final_table(actions), values, rerolls, player.reroll_cost(d.view, belief)
     )
@@ -487,7 +487,7 @@ def _act(
     turn = belief.turn
     assert turn is not None
     actions = player.actions(game, d.view, outlook, belief, seat)
-    seen = _seen(belief, seat)
+    seen = dice_seen(belief, seat)
     values = [seen[c].value for c in COLOURS]
     free = sum(1 << i for i, c in enumerate(COLOURS) if c not in turn.used)
     dyed = any(die.colour != colour for colour, die in seen.items())
@@ -613,13 +613,7 @@ def _give(
     seat: Seat,
     player: Strong,
 ) -> _Verdict:
-    turn = belief.turn
-    assert turn is not None
-    if turn.kind is TurnKind.GIVING:
-        offered = [c for c in turn.dice if c not in turn.used]
-    else:
-        window = turn.windows.get(seat)
-        offered = [c for c in window.offered if c not in window.taken] if window else []
+    offered = offered_dice(belief, seat)
     options = [
         option
         for option in player.placements(outlook, belief, seat, offered)
