@@ -19,7 +19,7 @@ from spielcenter.bots.review import VERSION
 from spielcenter.games.base import JSON
 from spielcenter.services import review as review_service
 from spielcenter.services.common import ServiceError
-from spielcenter.services.review import CLAIM_TIMEOUT, ReviewService
+from spielcenter.services.review import CLAIM_TIMEOUT, REVIEWS_AT_ONCE, ReviewService
 from spielcenter.store.db import make_engine, make_sessionmaker
 from spielcenter.store.repositories import ReviewRepository
 
@@ -266,3 +266,24 @@ async def test_a_stored_review_is_not_served_to_another_account(
                     await ask(bert, game_id)
                 assert stranger.value.code == "not_found"
     assert reviews.computed == 1
+
+
+async def test_a_process_computes_one_review_at_a_time_and_queues_the_others(
+    servers: Callable[[], Any], reviews: Reviews
+) -> None:
+    """A flood of review requests cannot take the event loop's interpreter from the games: the
+    reviews asked for at once wait their turn, and each is computed in the end."""
+    assert REVIEWS_AT_ONCE == 1
+    async with servers() as world:
+        players = [await world.account(name) for name in ("anna", "bert", "carl")]
+        games = [await _finished_stage(world, account) for account in players]
+        reviews.hold()
+        for account, game_id in zip(players, games, strict=True):
+            assert (await world.progress.review.start_game(account, game_id))["state"] == "running"
+        for _ in range(10):
+            await asyncio.sleep(0.05)
+            assert reviews.computed == 1
+        reviews.release()
+        for account, game_id in zip(players, games, strict=True):
+            await _until_done(world.progress.review, account, game_id)
+    assert reviews.computed == 3

@@ -51,6 +51,10 @@ CLAIM_TIMEOUT = timedelta(minutes=2)
 FAILURE_CHARS = 200
 """The longest reason of a failure that is stored (the column's width)."""
 NOT_STARTED: JSON = {"state": "none"}
+REVIEWS_AT_ONCE = 1
+"""Reviews computed at once by one process. A review is a second or so of pure Python: more
+threads would not finish sooner (one interpreter lock) but would take it from the event loop
+that serves every game, so one account asking for many reviews only lengthens the queue."""
 Key = tuple[str, str, Seat]
 """A review: ``table`` or ``game``, its id, the seat."""
 
@@ -159,6 +163,7 @@ class ReviewService:
         self.clock = clock
         self.owner = _process_name()
         self._running: dict[Key, _Progress] = {}
+        self._gate = asyncio.Semaphore(REVIEWS_AT_ONCE)
 
     async def _seat_of(self, account_id: str, table_id: str) -> tuple[_Game, Seat]:
         game = await _load(self.sessionmaker, table_id)
@@ -248,7 +253,8 @@ class ReviewService:
         result: JSON | None = None
         failure: str | None = None
         try:
-            result = await asyncio.to_thread(_reviewed, game, label, key[2], progress)
+            async with self._gate:
+                result = await asyncio.to_thread(_reviewed, game, label, key[2], progress)
         except ServiceError as refusal:
             failure = refusal.message[:FAILURE_CHARS]
         except Exception:  # a fault of the review must not leave it "running" for ever
