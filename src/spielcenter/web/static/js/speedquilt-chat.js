@@ -47,13 +47,19 @@ export function chatPanel(screen) {
     input.addEventListener("input", () => (draft.text = input.value));
     input.addEventListener("focus", () => (draft.focused = true));
     input.addEventListener("blur", () => {
-      if (input.isConnected) draft.focused = false;
+      // Chromium blurs the field while the redraw removes it, before it is disconnected: only
+      // once the redraw is over can a blur that she made be told from one the redraw made.
+      queueMicrotask(() => {
+        if (input.isConnected) draft.focused = false;
+      });
     });
     if (draft.focused) queueMicrotask(() => input.focus({ preventScroll: true }));
     form.append(input, button(t("sq.chat_send"), "chat-send", () => form.requestSubmit()));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const text = input.value.trim();
+      // The draft, not this field: a line may arrive, and redraw the panel, between her typing
+      // and her sending; what she typed went into the draft even if the field was replaced.
+      const text = draft.text.trim();
       if (text && screen.socket.send({ type: "table.chat", text })) {
         draft.text = "";
         input.value = "";
