@@ -75,6 +75,17 @@ class Settings(BaseSettings):
         default="5/minute",
         description="Claims of a name per name and per address (each may hash a password)",
     )
+    REVIEW_LIMIT: str = Field(
+        default="10/minute",
+        description="Game reviews one account may start (each about a second of CPU); a review"
+        " already stored is served without counting",
+    )
+    REVIEWS_PER_ACCOUNT: int = Field(
+        default=2,
+        ge=1,
+        description="Game reviews of one account queued or running at once in one process: more"
+        " are refused (429 too_many_reviews), so nobody fills the queue the others wait in",
+    )
     PASSWORD_HASH_WORKERS: int = Field(
         default=2,
         ge=1,

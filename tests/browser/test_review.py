@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
+
+from spielcenter.services.review import TOO_MANY
 
 from .solo_ui import api
 from .speedquilt_ui import open_table, play_to_the_end
@@ -37,6 +39,25 @@ def _marked_decision_shown(page: Page, decision: dict[str, Any], lang: str) -> N
     assert not re.search(r"\b[PK]\d\d\b", strong.inner_text())  # no block ids, no notation
 
 
+def _refused_once_in_plain_words(page: Page, url: str) -> None:
+    """The server's refusal of one more review (429 ``too_many_reviews``, tested on the server
+    in tests/server/test_review_limits.py) is said in plain words, and she may ask again."""
+    refusal = {"error": {"code": "too_many_reviews", "message": TOO_MANY}}
+
+    def refuse(route: Route) -> None:
+        if route.request.method == "POST":
+            route.fulfill(status=429, json=refusal)
+        else:
+            route.continue_()
+
+    page.route(f"**{url}", refuse)
+    page.locator(".review-ask").click()
+    expect(page.locator(".review-refused")).to_have_text(
+        "Your other reviews are still being made. Ask again when one of them is finished."
+    )
+    page.unroute(f"**{url}", refuse)
+
+
 def test_the_review_of_a_finished_table_leads_to_a_marked_decision_in_the_replay(
     open_page: PageFactory, screenshots: Path
 ) -> None:
@@ -50,6 +71,7 @@ def test_the_review_of_a_finished_table_leads_to_a_marked_decision_in_the_replay
     expect(page).to_have_url(re.compile(f"#/progress/table/{table_id}$"))
     ask = page.locator(".review-ask")
     expect(ask).to_have_text("Review my decisions")
+    _refused_once_in_plain_words(page, f"/api/my-tables/{table_id}/review")
     ask.click()
     expect(page.locator(".review-left")).to_be_visible(timeout=60_000)
     review = api(page, f"/api/my-tables/{table_id}/review")["review"]

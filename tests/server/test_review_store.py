@@ -6,8 +6,7 @@ worlds on one database are two server processes."""
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,7 +16,6 @@ import pytest
 
 from spielcenter.bots.review import VERSION
 from spielcenter.games.base import JSON
-from spielcenter.services import review as review_service
 from spielcenter.services.common import ServiceError
 from spielcenter.services.review import CLAIM_TIMEOUT, REVIEWS_AT_ONCE, ReviewService
 from spielcenter.store.db import make_engine, make_sessionmaker
@@ -25,44 +23,9 @@ from spielcenter.store.repositories import ReviewRepository
 
 from .conftest import FakeClock
 from .progress_world import World, make_world, play_idle
+from .review_helpers import PATIENCE, Reviews, reviews
 
-PATIENCE = 60.0
-"""Seconds a test waits for a background review (about one on a quiet machine)."""
-
-
-class Reviews:
-    """The real review, counted; ``hold()`` keeps every computation waiting until ``release()``."""
-
-    def __init__(self) -> None:
-        self.computed = 0
-        self.gate = threading.Event()
-        self.gate.set()
-        self.real = review_service.review
-        self.faults = 0
-        """How many of the next computations break down (a fault of the review, not a refusal)."""
-
-    def __call__(self, *args: Any) -> Any:
-        self.computed += 1
-        if not self.gate.wait(PATIENCE):
-            raise TimeoutError("the test never released the review")
-        if self.faults:
-            self.faults -= 1
-            raise RuntimeError("the review broke down")
-        return self.real(*args)
-
-    def hold(self) -> None:
-        self.gate.clear()
-
-    def release(self) -> None:
-        self.gate.set()
-
-
-@pytest.fixture
-def reviews(monkeypatch: pytest.MonkeyPatch) -> Iterator[Reviews]:
-    counted = Reviews()
-    monkeypatch.setattr(review_service, "review", counted)
-    yield counted
-    counted.release()  # a failing test must not leave a worker thread waiting
+__all__ = ["reviews"]  # the fixture used by the tests below
 
 
 @pytest.fixture

@@ -171,6 +171,7 @@ def create_app(
                 settings.REDIS_URL,
                 claim=settings.CLAIM_LIMIT,
                 guests=settings.GUEST_LIMIT,
+                reviews=settings.REVIEW_LIMIT,
             ),
             hub=hub,
         )

@@ -17,6 +17,7 @@ STATUS_OF_CODE = {
     "already_claimed": 409,
     "name_taken": 409,
     "rate_limited": 429,
+    "too_many_reviews": 429,
     # the lobby (docs/protocol.md, "Lobby over HTTP")
     "insufficient_taler": 402,
     "claim_required": 403,

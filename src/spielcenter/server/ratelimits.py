@@ -1,4 +1,5 @@
-"""Rate limits: attempts at the doors (logins, claims, new guests) and messages per account.
+"""Rate limits: attempts at the doors (logins, claims, new guests, game reviews) and messages
+per account.
 
 Attempts at the doors go through ``limits`` (moving windows), counted where every process sees
 them when the processes share a Redis (otherwise N processes would grant an address N times the
@@ -86,6 +87,7 @@ class RateLimits:
         redis_url: str | None = None,
         claim: str = "5/minute",
         guests: str = "60/hour",
+        reviews: str = "10/minute",
     ) -> None:
         doors: shared_storage.Storage = (
             shared_storage.RedisStorage(
@@ -98,6 +100,7 @@ class RateLimits:
         self.login = parse(login)
         self.claim = parse(claim)
         self.guests = parse(guests)
+        self.reviews = parse(reviews)
         self.messages = MessageBudget(parse(socket_messages))
 
     async def allow_login(self, name_key: str, address: str) -> bool:
@@ -111,6 +114,10 @@ class RateLimits:
     async def allow_guest(self, address: str) -> bool:
         """Count a new guest account from an address."""
         return await self.doors.hit(self.guests, "guest-address", address)
+
+    async def allow_review(self, account_id: str) -> bool:
+        """Count a game review an account starts (a stored one is not started, so not counted)."""
+        return await self.doors.hit(self.reviews, "review-account", account_id)
 
     async def _by_name_and_address(
         self, rate: RateLimitItem, door: str, name_key: str, address: str

@@ -74,5 +74,5 @@ class ProgressServices:
             daily=DailyService(sessionmaker, games, clock, timezone, settings.daily_secret),
             leaderboards=LeaderboardService(sessionmaker, clock, timezone),
             history=HistoryService(sessionmaker, games),
-            review=ReviewService(sessionmaker, games, clock),
+            review=ReviewService(sessionmaker, games, clock, settings.REVIEWS_PER_ACCOUNT),
         )

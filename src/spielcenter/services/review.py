@@ -11,6 +11,12 @@ from the store and runs the review off the request path:
   another process — costs nothing. A seat may review only her own decisions, and only once the
   table is over: a review never shows anything of a running game.
 
+A review costs about a second of CPU and every review of the process waits in one queue, so one
+account may have at most :data:`REVIEWS_PER_ACCOUNT` of its reviews queued or running in a process
+at once (more are refused with ``too_many_reviews``: nothing is queued), and the server may limit
+how many it starts in a while (``admit``: the route's rate limit). A stored review is answered
+from the store and counts against neither (docs/security.md, "Reviews").
+
 Several processes share the work through the same rows: the process that asks first claims the
 review and computes it; the others say it is running (with no progress they could know) until
 the stored review is there. A claim older than :data:`CLAIM_TIMEOUT` belongs to a process that
@@ -24,6 +30,8 @@ import logging
 import os
 import secrets
 import socket
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -40,7 +48,13 @@ from .fairness import dealt_from
 from .games import GameResolver, GameService
 from .history import table_engine
 
-__all__ = ["CLAIM_TIMEOUT", "ReviewService", "review_stored_game", "review_stored_table"]
+__all__ = [
+    "CLAIM_TIMEOUT",
+    "REVIEWS_PER_ACCOUNT",
+    "ReviewService",
+    "review_stored_game",
+    "review_stored_table",
+]
 
 LOG = logging.getLogger(__name__)
 FINISHED = "finished"
@@ -55,6 +69,14 @@ REVIEWS_AT_ONCE = 1
 """Reviews computed at once by one process. A review is a second or so of pure Python: more
 threads would not finish sooner (one interpreter lock) but would take it from the event loop
 that serves every game, so one account asking for many reviews only lengthens the queue."""
+REVIEWS_PER_ACCOUNT = 2
+"""Reviews of one account queued or running in one process at once (the default of the setting
+``REVIEWS_PER_ACCOUNT``): enough to ask for the last two games, too few to fill the queue that
+every other player's review waits in."""
+TOO_MANY = "too many reviews under way: wait until one is finished"
+RATE_LIMITED = "too many reviews asked for: wait a minute"
+Admit = Callable[[], Awaitable[bool]]
+"""Asked before a review is queued (never for a stored one): ``False`` refuses it."""
 Key = tuple[str, str, Seat]
 """A review: ``table`` or ``game``, its id, the seat."""
 
@@ -157,13 +179,18 @@ class ReviewService:
         sessionmaker: async_sessionmaker[AsyncSession],
         games: GameService | None = None,
         clock: Clock = utcnow,
+        per_account: int = REVIEWS_PER_ACCOUNT,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.games = games
         self.clock = clock
+        self.per_account = per_account
         self.owner = _process_name()
         self._running: dict[Key, _Progress] = {}
         self._gate = asyncio.Semaphore(REVIEWS_AT_ONCE)
+        self._queued: Counter[str] = Counter()
+        """Reviews of each account queued or running here (or being claimed: counted before
+        the claim's await, so requests at once cannot all slip under the cap)."""
 
     async def _seat_of(self, account_id: str, table_id: str) -> tuple[_Game, Seat]:
         game = await _load(self.sessionmaker, table_id)
@@ -184,11 +211,13 @@ class ReviewService:
         log = [(0, move) for move in live.record.moves]
         return _Game(live.engine, live.deal, log, {0: account_id})
 
-    async def start(self, account_id: str, table_id: str) -> JSON:
+    async def start(self, account_id: str, table_id: str, admit: Admit | None = None) -> JSON:
         """Start reviewing her seat of the table (once: a review under way or stored is not
-        started again); where it stands."""
+        started again); where it stands. A new review is refused (``too_many_reviews``,
+        ``rate_limited``) when she has :attr:`per_account` under way or ``admit`` says no."""
         game, seat = await self._seat_of(account_id, table_id)
-        return await self._begin(("table", table_id, seat), game, {"table": table_id})
+        key = ("table", table_id, seat)
+        return await self._begin(account_id, key, game, {"table": table_id}, admit)
 
     async def status(self, account_id: str, table_id: str) -> JSON:
         """Where her review of the table stands: ``none`` (not started, or its process is gone),
@@ -197,10 +226,10 @@ class ReviewService:
         _, seat = await self._seat_of(account_id, table_id)
         return await self._state(("table", table_id, seat))
 
-    async def start_game(self, account_id: str, game_id: str) -> JSON:
+    async def start_game(self, account_id: str, game_id: str, admit: Admit | None = None) -> JSON:
         """:meth:`start` for her solo Speedquilt game."""
         game = await self._solo(account_id, game_id)
-        return await self._begin(("game", game_id, 0), game, {"game": game_id})
+        return await self._begin(account_id, ("game", game_id, 0), game, {"game": game_id}, admit)
 
     async def status_game(self, account_id: str, game_id: str) -> JSON:
         """:meth:`status` for her solo Speedquilt game."""
@@ -229,27 +258,63 @@ class ReviewService:
             return mine.to_json()
         return self._told(await self._stored(key)) or NOT_STARTED
 
-    async def _begin(self, key: Key, game: _Game, label: JSON) -> JSON:
+    async def _begin(
+        self, account_id: str, key: Key, game: _Game, label: JSON, admit: Admit | None
+    ) -> JSON:
         mine = self._running.get(key)
         if mine is not None:
             return mine.to_json()
         told = self._told(await self._stored(key))
         if told is not None and told["state"] != "failed":
             return told  # stored, or computed by another process right now
-        now = self.clock()
-        async with self.sessionmaker.begin() as db:
-            reviews = ReviewRepository(db)
-            ours = await reviews.claim(
-                *key, version=VERSION, owner=self.owner, at=now, stale_before=now - CLAIM_TIMEOUT
-            )
+        # Only a review that would be computed counts: the cap first (no await between the
+        # count and the place it takes), then the rate, so a refused flood uses up no rate.
+        if self._queued[account_id] >= self.per_account:
+            raise ServiceError("too_many_reviews", TOO_MANY)
+        self._queued[account_id] += 1
+        try:
+            if admit is not None and not await admit():
+                raise ServiceError("rate_limited", RATE_LIMITED)
+            ours = await self._claim(key)
+        except BaseException:
+            self._release(account_id)
+            raise
         if not ours:  # another process was quicker
+            self._release(account_id)
             return self._told(await self._stored(key)) or NOT_STARTED
         progress = _Progress()
         self._running[key] = progress
-        progress.task = asyncio.create_task(self._run(key, game, label, progress))
+        progress.task = asyncio.create_task(self._run(account_id, key, game, label, progress))
         return progress.to_json()
 
-    async def _run(self, key: Key, game: _Game, label: JSON, progress: _Progress) -> None:
+    async def _claim(self, key: Key) -> bool:
+        """Claim the review for this process; ``False`` if another process was quicker."""
+        now = self.clock()
+        async with self.sessionmaker.begin() as db:
+            return await ReviewRepository(db).claim(
+                *key, version=VERSION, owner=self.owner, at=now, stale_before=now - CLAIM_TIMEOUT
+            )
+
+    def _release(self, account_id: str) -> None:
+        self._queued[account_id] -= 1
+        if self._queued[account_id] <= 0:
+            del self._queued[account_id]
+
+    async def _run(
+        self, account_id: str, key: Key, game: _Game, label: JSON, progress: _Progress
+    ) -> None:
+        try:
+            await self._compute_and_store(key, game, label, progress)
+        finally:
+            # Until it is stored it is "running" here; from now on the store tells. (Also when
+            # the task is cancelled in the queue: its place in the account's cap is given back.)
+            self._running.pop(key, None)
+            self._release(account_id)
+            progress.task = None
+
+    async def _compute_and_store(
+        self, key: Key, game: _Game, label: JSON, progress: _Progress
+    ) -> None:
         result: JSON | None = None
         failure: str | None = None
         try:
@@ -267,7 +332,3 @@ class ReviewService:
                 )
         except Exception:  # the claim goes stale and the review is computed again when asked
             LOG.exception("review of %s, seat %s could not be stored", label, key[2])
-        finally:
-            # Until it is stored it is "running" here; from now on the store tells.
-            self._running.pop(key, None)
-            progress.task = None

@@ -9,8 +9,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from spielcenter.services.progress import ProgressServices
+from spielcenter.services.review import Admit
+from spielcenter.services.sessions import Login
 
-from ..deps import CheckedLoginDep, LoginDep
+from ..deps import CheckedLoginDep, LoginDep, Platform, PlatformDep
 from ..errors import ApiError
 
 router = APIRouter(prefix="/api", tags=["progress"])
@@ -103,13 +105,20 @@ async def replay(game_id: str, progress: ProgressDep, login: LoginDep) -> dict[s
     return await progress.history.replay(login.account_id, game_id)
 
 
+def _review_rate(platform: Platform, login: Login) -> Admit:
+    """The account's rate of new reviews (``REVIEW_LIMIT``), asked only for a review that would
+    be computed: one already stored is answered without counting."""
+    return lambda: platform.limits.allow_review(login.account_id)
+
+
 @router.post("/my-games/{game_id}/review")
 async def start_game_review(
-    game_id: str, progress: ProgressDep, login: CheckedLoginDep
+    game_id: str, progress: ProgressDep, platform: PlatformDep, login: CheckedLoginDep
 ) -> dict[str, Any]:
     """Start the review of her finished solo Speedquilt game (a campaign stage, a daily
     quilt); where it stands, as for a table."""
-    return await progress.review.start_game(login.account_id, game_id)
+    admit = _review_rate(platform, login)
+    return await progress.review.start_game(login.account_id, game_id, admit)
 
 
 @router.get("/my-games/{game_id}/review")
@@ -126,11 +135,14 @@ async def table_replay(table_id: str, progress: ProgressDep, login: LoginDep) ->
 
 @router.post("/my-tables/{table_id}/review")
 async def start_review(
-    table_id: str, progress: ProgressDep, login: CheckedLoginDep
+    table_id: str, progress: ProgressDep, platform: PlatformDep, login: CheckedLoginDep
 ) -> dict[str, Any]:
     """Start the review of her decisions at a finished table (computed in the background);
-    where it stands (``running`` with its progress, or ``done`` with the review)."""
-    return await progress.review.start(login.account_id, table_id)
+    where it stands (``running`` with its progress, or ``done`` with the review). ``429``
+    ``too_many_reviews`` while she has ``REVIEWS_PER_ACCOUNT`` under way, ``429``
+    ``rate_limited`` past ``REVIEW_LIMIT``: nothing is queued then."""
+    admit = _review_rate(platform, login)
+    return await progress.review.start(login.account_id, table_id, admit)
 
 
 @router.get("/my-tables/{table_id}/review")

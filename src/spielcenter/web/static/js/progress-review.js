@@ -11,6 +11,8 @@ import { historyText } from "./speedquilt-history.js";
 const POLL_MS = 400;
 const KINDS = ["rerolls", "sewing", "buying", "giving", "bin", "start", "shelf"];
 const MARKED = ["mistake", "inaccuracy", "unclear"];
+// The server's refusals of a new review (429): what to tell her, in plain words.
+const REFUSALS = { too_many_reviews: "review.too_many", rate_limited: "review.rate_limited" };
 
 /** Points as the language writes them, one decimal at most. */
 function points(value) {
@@ -46,7 +48,11 @@ export class ReviewPanel {
     this.update({ state: "running", progress: 0 });
     send("POST", this.url)
       .then((state) => this.update(state))
-      .catch(() => this.update({ state: "failed" }));
+      .catch((error) =>
+        this.update(
+          error.code in REFUSALS ? { state: "refused", code: error.code } : { state: "failed" },
+        ),
+      );
   }
 
   update(state) {
@@ -88,6 +94,10 @@ export class ReviewPanel {
         const percent = Math.round(share * 100);
         parts.push(el("p", "review-running", t("review.running", { percent })), bar);
       }
+    } else if (state === "refused") {
+      // Nothing was queued: she may ask again once her other reviews are done (or in a minute).
+      parts.push(el("p", "review-refused", t(REFUSALS[this.state.code])));
+      parts.push(button(t("review.ask"), "review-ask", () => this.ask()));
     } else if (state === "failed") {
       parts.push(el("p", "review-failed error", t("review.failed")));
     } else if (state === "done") {
