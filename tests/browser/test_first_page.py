@@ -1,6 +1,7 @@
 """The first page is light (issue 40, "First page"): a fresh browser, its cache empty, fetches at
 most 150 KB of script and style over the wire for the start page; a screen's modules come when
-it is first opened; a second visit fetches no script or style again.
+it is first opened; the message catalogue is a static file named by content, gzipped; a second
+visit fetches no script, style or catalogue again.
 
 Bytes over the wire are Chromium's own count (the DevTools protocol's ``encodedDataLength``:
 headers and the body as sent, gzipped or not), not the files' sizes.
@@ -81,6 +82,10 @@ class Wire:
         """The scripts and stylesheets fetched so far."""
         return [f for f in self.fetched.values() if f.kind in CODE]
 
+    def catalogues(self) -> list[Fetched]:
+        """The message catalogues fetched so far (static files named by content)."""
+        return [f for f in self.fetched.values() if "/static/i18n/" in f.url]
+
     def modules(self) -> set[str]:
         """The names of the client's modules fetched so far, without their hashes."""
         names = (re.search(r"/js/([\w-]+)(?:\.[0-9a-f]{10})?\.js$", f.url) for f in self.code())
@@ -130,6 +135,10 @@ def test_the_start_page_fetches_at_most_150_kb_of_script_and_style(fresh: Visit)
     assert main.encoding == "gzip"
     # Named by content, so kept without asking again (not by the browser's own guess).
     assert all("immutable" in f.cache_control for f in code), [f.url for f in code]
+    # The messages too: one catalogue, her language's, gzipped and kept.
+    (catalogue,) = fresh.wire.catalogues()
+    assert re.search(r"/static/i18n/en\.[0-9a-f]{10}\.json$", catalogue.url), catalogue.url
+    assert catalogue.encoding == "gzip" and "immutable" in catalogue.cache_control
 
 
 def test_a_game_screens_modules_come_when_the_game_is_first_opened(fresh: Visit) -> None:
@@ -144,7 +153,7 @@ def test_a_game_screens_modules_come_when_the_game_is_first_opened(fresh: Visit)
     assert {"game", "cruel"} <= fresh.wire.modules() - on_the_start_page
 
 
-def test_a_second_visit_fetches_no_script_or_style_again(fresh: Visit) -> None:
+def test_a_second_visit_fetches_no_script_style_or_catalogue_again(fresh: Visit) -> None:
     open_start(fresh.page)
     first = {f.url for f in fresh.wire.code()}
     again = Wire()
@@ -156,4 +165,6 @@ def test_a_second_visit_fetches_no_script_or_style_again(fresh: Visit) -> None:
     over_the_wire = [f.url for f in code if not f.from_cache]
     assert over_the_wire == [], "fetched again (not even a 304 is needed for a hashed name)"
     assert sum(f.wire for f in code) == 0
+    (catalogue,) = again.catalogues()
+    assert catalogue.from_cache and catalogue.wire == 0
     page.close()

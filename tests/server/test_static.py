@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from spielcenter.server.static import IMMUTABLE, REVALIDATE
 from spielcenter.web.assets import HASHED_NAME, load_assets
+from spielcenter.web.i18n import LANGUAGES
 
 PLAIN = {"Accept-Encoding": "identity"}
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
@@ -93,6 +94,21 @@ def test_json_answers_are_gzipped(client: TestClient) -> None:
     assert answer.headers["content-encoding"] == "gzip"
     assert answer.json()["action.undo"]
     assert client.get("/api/i18n/en", headers=PLAIN).json() == answer.json()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_catalogue_the_client_fetches_is_kept_for_a_year_and_sent_gzipped(
+    client: TestClient, lang: str
+) -> None:
+    """The client reads its messages from a static file named by content (js/i18n.js names it),
+    the same messages as ``/api/i18n/{lang}``."""
+    url = load_assets().url(f"i18n/{lang}.json")
+    assert url in client.get(load_assets().url("js/i18n.js")).text
+    answer = client.get(url, headers=GZIP)
+    assert answer.headers["cache-control"] == IMMUTABLE
+    assert answer.headers["content-encoding"] == "gzip"
+    assert answer.headers["content-type"].startswith("application/json")
+    assert answer.json() == client.get(f"/api/i18n/{lang}").json()
 
 
 def test_a_gzipped_file_is_the_served_file(client: TestClient) -> None:

@@ -3,6 +3,7 @@ its content or that of a file it names changes, and every module import is renam
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -15,6 +16,7 @@ from spielcenter.web.assets import (
     load_assets,
     unhashed,
 )
+from spielcenter.web.i18n import LANGUAGES, catalog
 
 CLIENT = {
     "index.html": b'<link rel="stylesheet" href="/static/app.css">'
@@ -73,6 +75,38 @@ def test_a_hashed_name_gives_back_the_plain_name() -> None:
     assert unhashed("js/main.0123456789.js") == "js/main.js"
     assert unhashed("rules/cruel.de.0123456789.html") == "rules/cruel.de.html"
     assert unhashed("js/main.js") is None
+
+
+def test_a_changed_message_renames_the_catalogue_and_the_module_that_fetches_it() -> None:
+    """The catalogues are named by content like any file: the client's i18n module names them,
+    so a changed message reaches a browser that kept the old catalogue."""
+    catalogues = {
+        **CLIENT,
+        "js/i18n.js": b'const CATALOGUES = { en: "/static/i18n/en.json" };\n',
+        "i18n/en.json": b'{"action.undo":"Undo"}',
+    }
+    before = _urls(catalogues)
+    after = _urls({**catalogues, "i18n/en.json": b'{"action.undo":"Take back"}'})
+    assert {path for path in before if before[path] != after[path]} == {
+        "i18n/en.json",
+        "js/i18n.js",
+        "js/main.js",
+        "js/game.js",
+        "index.html",
+    }
+    changed = build_assets({**catalogues, "i18n/en.json": b'{"action.undo":"Take back"}'})
+    assert after["i18n/en.json"].encode() in changed.get("js/i18n.js").body  # type: ignore[union-attr]
+
+
+def test_the_client_fetches_each_catalogue_by_its_hashed_name_with_every_message() -> None:
+    assets = load_assets()
+    i18n = assets.get("js/i18n.js")
+    assert i18n is not None
+    for lang in LANGUAGES:
+        catalogue = assets.get(f"i18n/{lang}.json")
+        assert catalogue is not None and catalogue.gzipped is not None
+        assert HASHED_NAME.match(catalogue.url) and catalogue.url.encode() in i18n.body
+        assert json.loads(catalogue.body) == catalog(lang)
 
 
 def test_every_module_of_the_client_imports_its_modules_by_their_hashed_names() -> None:

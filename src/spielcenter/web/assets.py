@@ -9,6 +9,10 @@ hold, the names inside the files are rewritten too: the module imports of the sc
 also renames every module that imports it, up to ``main.js`` — and ``index.html``, which is
 never kept (``no-cache``), names the new ``main.js`` at once.
 
+Besides the files under ``web/static/`` the message catalogues are served as static files
+(``i18n/de.json``, ``i18n/en.json``, written from the ``.po`` files by
+:func:`.i18n.catalogue_files`), so that they too are named by content, kept and sent gzipped.
+
 Each file is gzipped once here (level 9, the smallest) rather than for every request; a file
 too small to gain is kept as it is (:data:`COMPRESS_FROM`).
 
@@ -28,6 +32,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from .i18n import catalogue_files
 
 STATIC = Path(__file__).parent / "static"
 URL_PREFIX = "/static/"
@@ -196,10 +202,11 @@ def build_assets(files: Mapping[str, bytes]) -> Assets:
 
 @cache
 def load_assets(static: Path = STATIC) -> Assets:
-    """The served form of the files under ``static`` (read once per process)."""
+    """The served form of the files under ``static`` and of the message catalogues (read once
+    per process)."""
     files = {
         file.relative_to(static).as_posix(): file.read_bytes()
         for file in sorted(static.rglob("*"))
         if file.is_file()
     }
-    return build_assets(files)
+    return build_assets({**files, **catalogue_files()})

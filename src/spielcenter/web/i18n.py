@@ -13,6 +13,7 @@ belongs to one file). Each msgid is a key such as ``action.undo`` and each msgst
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
@@ -63,3 +64,15 @@ def catalog(lang: str) -> dict[str, str]:
             f"no messages for language {lang!r}; Spielcenter speaks {', '.join(LANGUAGES)}"
         )
     return dict(_load(lang))
+
+
+def catalogue_files() -> dict[str, bytes]:
+    """Every language's catalogue as the browser fetches it, by its path under ``static/``:
+    ``i18n/<lang>.json``, compact UTF-8 JSON (``web/assets.py`` names it by its content, so a
+    browser keeps it until a message changes; docs/performance.md, "The first page")."""
+    return {
+        f"i18n/{lang}.json": json.dumps(
+            _load(lang), ensure_ascii=False, separators=(",", ":"), sort_keys=True
+        ).encode("utf-8")
+        for lang in LANGUAGES
+    }

@@ -1,9 +1,12 @@
-// The message catalogue of the chosen language, fetched from the server (GET /api/i18n/{lang}).
-// Every visible text goes through t(); the keys live in web/i18n/{de,en}/LC_MESSAGES/messages.po.
+// The message catalogue of the chosen language, fetched from the server as a static file named by
+// its content (web/assets.py rewrites the addresses below to hashed names), so the browser keeps
+// it until a message changes. Every visible text goes through t(); the keys live in
+// web/i18n/{de,en}/LC_MESSAGES/*.po.
 
 import { getJson } from "./api.js";
 
 export const LANGUAGES = ["de", "en"];
+const CATALOGUES = { de: "/static/i18n/de.json", en: "/static/i18n/en.json" };
 
 let current = "en";
 let messages = {};
@@ -19,7 +22,7 @@ export function browserLanguage() {
 
 /** Load the catalogue of `lang` and make it the current one. */
 export async function loadLanguage(lang) {
-  messages = await getJson(`/api/i18n/${lang}`);
+  messages = await getJson(CATALOGUES[lang]);
   current = lang;
   document.documentElement.lang = lang;
 }
