@@ -91,6 +91,12 @@ class Wire:
         names = (re.search(r"/js/([\w-]+)(?:\.[0-9a-f]{10})?\.js$", f.url) for f in self.code())
         return {name[1] for name in names if name}
 
+    def sheets(self) -> set[str]:
+        """The names of the stylesheets fetched so far, without their hashes."""
+        code = self.code()
+        names = (re.search(r"/static/([\w-]+)(?:\.[0-9a-f]{10})?\.css$", f.url) for f in code)
+        return {name[1] for name in names if name}
+
 
 @dataclass
 class Visit:
@@ -151,6 +157,29 @@ def test_a_game_screens_modules_come_when_the_game_is_first_opened(fresh: Visit)
     panel.locator(".new-game").click()
     fresh.page.wait_for_selector(".game-screen[data-seq] .board")
     assert {"game", "cruel"} <= fresh.wire.modules() - on_the_start_page
+
+
+def test_a_screens_stylesheets_come_when_it_is_first_opened_in_the_pages_one_order(
+    fresh: Visit,
+) -> None:
+    """The start page and the patience games need app.css alone; the other rooms bring their
+    sheets, inserted in one order whatever the order of the visits (the cascade stays one)."""
+    open_start(fresh.page)
+    assert fresh.wire.sheets() == {"app"}
+    fresh.page.locator('.game-panel[data-game="cruel"] .new-game').click()
+    fresh.page.wait_for_selector(".game-screen[data-seq] .board")
+    assert fresh.wire.sheets() == {"app"}
+    go = "hash => { location.hash = hash; }"  # within the page: the sheets it holds stay
+    fresh.page.evaluate(go, "#/lobby")
+    fresh.page.wait_for_selector(".lobby-screen")
+    assert fresh.wire.sheets() == {"app", "tables"}
+    fresh.page.evaluate(go, "#/progress/games")
+    fresh.page.wait_for_selector(".progress-screen")
+    assert fresh.wire.sheets() == {"app", "speedquilt", "tables", "solo", "progress"}
+    order = fresh.page.eval_on_selector_all(
+        "link[rel=stylesheet]", "links => links.map(l => l.dataset.sheet || 'app')"
+    )
+    assert order == ["app", "speedquilt", "tables", "solo", "progress"]
 
 
 def test_a_second_visit_fetches_no_script_style_or_catalogue_again(fresh: Visit) -> None:

@@ -1,7 +1,8 @@
 // The Spielcenter client: loads the account and the catalogue, then shows the start page (#/) or
 // a screen (#/game/<id>, #/table/<id>, …). No build step; every module is a plain ES module.
-// Only the start page comes with this module; every other screen's modules are fetched when the
-// screen is first opened (issue 40: a light first page; docs/performance.md, "The first page").
+// Only the start page comes with this module; every other screen's modules and stylesheets are
+// fetched when the screen is first opened (issue 40: a light first page; docs/performance.md,
+// "The first page").
 
 import { fetchMe, send } from "./api.js";
 import { errorText } from "./errors.js";
@@ -9,6 +10,7 @@ import { browserLanguage, LANGUAGES, language, loadLanguage, t } from "./i18n.js
 import { showStart } from "./start.js";
 import { addProgressLink, progressRoute } from "./progress-link.js";
 import { addSoloStart } from "./speedquilt-solo-start.js";
+import { loadStyles } from "./styles.js";
 
 /** A route by a pattern of the address: what its group names (decoded), "" without a group. */
 const pattern = (regex) => (hash) => {
@@ -16,18 +18,25 @@ const pattern = (regex) => (hash) => {
   return match ? decodeURIComponent(match[1] ?? "") : null;
 };
 
+/** The stylesheets of the Speedquilt screens (a table, a stage, a replay): the game's, the
+ * people at a table's and the solo game's; they share classes. */
+const SPEEDQUILT = ["speedquilt", "tables", "solo"];
+
 /** The screens besides the start page: what the address names (null: not this screen), the
- * module (imported on the first visit) and how to make the screen from the module. */
+ * module (imported on the first visit), the stylesheets beside app.css (styles.js) and how to
+ * make the screen from the module. */
 const SCREENS = [
   {
     // A campaign stage or a daily quilt: the table screen on a stored game.
     match: pattern(/^#\/solo\/(.+)$/),
     load: () => import("./speedquilt-solo.js"),
+    styles: SPEEDQUILT,
     make: (module, id) => new module.SoloScreen(root, id, app),
   },
   {
     match: pattern(/^#\/table\/(.+)$/),
     load: () => import("./speedquilt-table.js"),
+    styles: SPEEDQUILT,
     make: (module, id) => new module.TableScreen(root, id, app),
   },
   {
@@ -39,21 +48,25 @@ const SCREENS = [
   {
     match: pattern(/^#\/join\/(.+)$/),
     load: () => import("./speedquilt-lobby.js"),
+    styles: ["tables"],
     make: (module, code) => new module.JoinScreen(root, code, app),
   },
   {
     match: pattern(/^#\/lobby$/),
     load: () => import("./speedquilt-lobby.js"),
+    styles: ["tables"],
     make: (module) => new module.LobbyScreen(root, app),
   },
   {
     match: pattern(/^#\/taler$/),
     load: () => import("./taler.js"),
+    styles: ["tables"],
     make: (module) => new module.TalerScreen(root, app),
   },
   {
     match: progressRoute,
     load: () => import("./progress.js"),
+    styles: [...SPEEDQUILT, "progress"],
     make: (module, where) => new module.ProgressScreen(root, where, app),
   },
 ];
@@ -176,7 +189,7 @@ async function route() {
   }
   let module;
   try {
-    module = await wanted.screen.load();
+    [module] = await Promise.all([wanted.screen.load(), loadStyles(wanted.screen.styles)]);
   } catch (error) {
     // The server is gone, or was updated under an open page: say so, the page can be reloaded.
     if (turn === routing) root.textContent = `Spielcenter: ${error.message}`;

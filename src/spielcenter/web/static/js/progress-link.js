@@ -1,20 +1,10 @@
-// The way to Meine Partien (#/progress/<tab>): its route, its link on the start page and its
-// stylesheet. The page itself (progress.js) is loaded when it is first opened.
+// The way to Meine Partien (#/progress/<tab>): its route and its link on the start page. The page
+// itself (progress.js) and its stylesheets are loaded when it is first opened (main.js).
 
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
 
 export const TABS = ["games", "achievements", "boards", "campaign", "daily"];
-
-/** Load the page's stylesheet once (the page brings its own so index.html stays untouched). */
-export function ensureStyles() {
-  if (document.querySelector("link[data-progress-css]")) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/progress.css";
-  link.dataset.progressCss = "";
-  document.head.append(link);
-}
 
 /** The hash route of this page, or null: {tab} or {replay: game id}. */
 export function progressRoute(hash) {
@@ -29,7 +19,6 @@ export function progressRoute(hash) {
 
 /** The start page's way here: a link in its header (called after the start page is drawn). */
 export function addProgressLink(root) {
-  ensureStyles();
   const side = root.querySelector(".header-side");
   if (!side || side.querySelector(".progress-link")) return;
   const link = el("a", "progress-link", t("progress.title"));

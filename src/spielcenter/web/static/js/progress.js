@@ -8,7 +8,7 @@ import { achievementsTab, boardsTab, campaignTab, dailyTab } from "./progress-bo
 import { el } from "./dom.js";
 import { formatDate, gameTitle, row, table } from "./progress-dom.js";
 import { ReplayViewer } from "./progress-replay.js";
-import { ensureStyles, TABS } from "./progress-link.js";
+import { TABS } from "./progress-link.js";
 
 const DRAW = {
   games: gamesTab,
@@ -136,7 +136,6 @@ export class ProgressScreen {
 
   /** Draw the page. */
   start() {
-    ensureStyles();
     this.build();
   }
 
