@@ -68,7 +68,8 @@ NOT_STARTED: JSON = {"state": "none"}
 REVIEWS_AT_ONCE = 1
 """Reviews computed at once by one process. A review is a second or so of pure Python: more
 threads would not finish sooner (one interpreter lock) but would take it from the event loop
-that serves every game, so one account asking for many reviews only lengthens the queue."""
+that serves every game, so many reviews asked for at once only lengthen the queue (and one
+account has at most :data:`REVIEWS_PER_ACCOUNT` in it)."""
 REVIEWS_PER_ACCOUNT = 2
 """Reviews of one account queued or running in one process at once (the default of the setting
 ``REVIEWS_PER_ACCOUNT``): enough to ask for the last two games, too few to fill the queue that
