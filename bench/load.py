@@ -1,7 +1,9 @@
-"""Load on one and on two server processes (issue 10): tables, players, latency, memory.
+"""Load on one and on two server processes (issues 10 and 40): tables, players, latency, memory.
 
-For each configuration — one ``spielcenter serve`` on PostgreSQL, and two processes on the same
-PostgreSQL with Redis (``server/cluster.py``) — and each load level ``TABLES:PLAYERS``:
+For each configuration — ``--processes 1``: one ``spielcenter serve`` on SQLite (the embedded
+default, ``--database sqlite``) or on a private PostgreSQL (``--database postgresql``);
+``--processes 2``: two processes on one PostgreSQL with Redis (``server/cluster.py``) — and
+each load level ``TABLES:PLAYERS``:
 
 - ``TABLES`` Speedquilt tables, each with one scripted person and three computers (``--bots``,
   normal tempo). The person decides as the easy computer would, from her own view, as soon as the
@@ -9,15 +11,20 @@ PostgreSQL with Redis (``server/cluster.py``) — and each load level ``TABLES:P
   measured. With two processes a table is created on one process and half of the people's
   sockets are on the other one (as a load balancer would place them): their commands are routed
   to the owner and the events relayed back.
-- ``PLAYERS`` patience players (Cruel), one entry a second each (a move, then its undo …), each
-  round trip measured to its ``event``; with two processes spread over both.
+- ``PLAYERS`` patience players (Cruel), one entry a second each (a move, then its undo …), as
+  bench/server.py's players (asking for what changed, as the browser does), each round trip
+  measured to its ``event``; with two processes spread over both.
 
-The same run measures a bare uvicorn WebSocket echo with as many connections, one message a
-second each: the limit of this machine and of this one-process client. Per level it reports p50,
-p95 and p99 of both round trips, errors, each server process's CPU (100 % = one core) and peak
-memory, this client's CPU (a level where it used most of a core is marked ``client_saturated``)
-and the machine's load average (the machine is shared). The servers'
-logs are kept; their folder is printed.
+The people and the players are spread over ``--clients`` client processes (bench/server.py's
+``ClientProcesses``), each reporting its own CPU. The same run measures a bare uvicorn WebSocket
+echo with as many connections, one message a second each, from as many client processes: the
+limit of this machine and of this client. Per level it reports p50, p95 and p99 of both round
+trips, errors, each server process's CPU (100 % = one core) and peak memory, each client
+process's CPU (a level where one of them used most of a core is marked ``client_saturated``: it
+measured itself) and the machine's load average (the machine is shared). The servers' logs are
+kept; their folder is printed. ``--trace`` adds each server's latency report
+(``SPIELCENTER_LATENCY_TRACE``, server/latency.py) to the last row of its configuration;
+``--py-spy FOLDER`` samples each server over each measured window.
 
 ``--soak SECONDS`` instead keeps one level running on one process (``--soak 600``: the 10
 minutes of the issue), with new clients every ``--every`` seconds, and samples memory and
@@ -28,13 +35,17 @@ allocation sites and object types grew (the report's path is in the row).
 PostgreSQL and Redis are private servers on loopback ports, started from Debian's packages as in
 the tests (tests/backends.py). Usage::
 
-    uv run python bench/load.py                          # levels 5:25 10:50 20:100, 20 s each
-    uv run python bench/load.py --levels 5:20 --seconds 5 --processes 2
+    uv run python bench/load.py                        # SQLite, one process: 20:100 and 100:500
+    uv run python bench/load.py --levels 100:500 --seconds 20 --trace --json load-100.json
+    uv run python bench/load.py --database postgresql --processes 1 2 --levels 5:25 10:50
     uv run python bench/load.py --soak 600 --every 60 --levels 5:25 --figure docs/load-soak.png
     uv run python bench/load.py --soak 720 --every 120 --levels 5:25 --tracemalloc 6
     uv run python bench/load.py --from-json docs/load.json --figure docs/load.png   # redraw
     uv run python bench/load.py --soak 1 --from-json docs/load-soak-30min-after.json \
         --before docs/load-soak-30min.json --figure docs/load-soak-30min-after.png
+
+The issue's row (100 tables, 500 players, one process, p99 of the decision ≤ 50 ms) is the
+default's second level; take it on a quiet machine (``uptime`` below 1.5).
 """
 
 from __future__ import annotations
@@ -44,17 +55,17 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import signal
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import websockets
@@ -62,47 +73,48 @@ from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the private PostgreSQL and Redis of the tests
+if TYPE_CHECKING:  # the client processes import this module: none of the server's stack
+    from tests.reliability.servers import Server
 
 from bench.server import (  # noqa: E402
     SATURATED_PCT,
+    ClientResult,
+    Go,
+    Phase,
+    _Player,
+    _split,
+    client_processes,
     cpu_seconds,
+    free_port,
+    new_players,
+    play_share,
+    py_spy,
     rss_mb,
     start_echo,
     wait_until_up,
 )
-from tests.backends import free_port, postgres_cluster, redis_server  # noqa: E402
-from tests.reliability.servers import Server, start_together  # noqa: E402
+from bench.server import client_process as echo_client  # noqa: E402
 
 from spielcenter.bots import get_bot  # noqa: E402
 from spielcenter.games.base import get_game  # noqa: E402
-from spielcenter.server.tables import speedquilt_engine  # noqa: E402
 
 SESSION = "spielcenter_session"
-ENGINE = speedquilt_engine("table", {"players": 4})
+ENGINE = get_game("speedquilt", "table", players=4)  # as server/tables.py makes a table's
+WARM_UP_S = 4.0
+"""Not measured (``--warm-up``): every person creates her first table at once, and the first
+moves follow."""
 
 
 # -- what is measured -------------------------------------------------------------------------
 
 
 @dataclass
-class Sample:
-    """Round trips and errors of one phase (or one soak window); ``stop`` ends the clients
-    (set once every client is connected), ``ready`` counts the connected ones."""
-
-    stop: float = float("inf")
-    ready: int = 0
+class TableResult(ClientResult):
+    """What one client process measured: its patience players' round trips (``trips_ms``, as
+    in bench/server.py), and its people's decisions."""
 
     decisions_ms: list[float] = field(default_factory=list)
-    patience_ms: list[float] = field(default_factory=list)
-    echo_ms: list[float] = field(default_factory=list)
     computer_events: int = 0
-    errors: Counter[str] = field(default_factory=Counter)
-
-    def reset(self) -> None:
-        """Start a new window (the ramp-up is not measured)."""
-        self.decisions_ms, self.patience_ms, self.echo_ms = [], [], []
-        self.computer_events = 0
-        self.errors = Counter()
 
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
@@ -120,7 +132,7 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     }
 
 
-# -- the clients ------------------------------------------------------------------------------
+# -- the client processes ---------------------------------------------------------------------
 
 
 @dataclass
@@ -133,7 +145,7 @@ class Login:
 
 async def guest(base: str) -> Login:
     """A new guest account (a client of its own: the shared one never keeps cookies)."""
-    async with httpx.AsyncClient(timeout=30) as own:
+    async with httpx.AsyncClient(timeout=60) as own:
         response = await own.get(f"{base}/api/me")
         response.raise_for_status()
         return Login(f"{SESSION}={response.cookies[SESSION]}", response.json()["csrf"])
@@ -157,129 +169,118 @@ def her_turn(seen: dict[str, Any]) -> bool:
     return bool(acting == [me] or turn.get("seat") != me)
 
 
-async def person(
-    owner: str, near: int, client: httpx.AsyncClient, bots: str, sample: Sample
+def client_process(
+    pipe: Connection,
+    persons: list[tuple[str, int]],
+    players: list[tuple[int, str, str]],
+    bots: str,
 ) -> None:
-    """One person at a Speedquilt table with three computers, table after table until
-    ``stop``: the table is created on ``owner``, her socket is on the process at port ``near``."""
-    login = await guest(owner)
-    bot, memory = get_bot("easy"), {}  # type: ignore[var-annotated]
-    body = {"players": 4, "bots": [bots] * 3, "tempo": "normal"}
-    async with websockets.connect(
-        f"ws://127.0.0.1:{near}/ws", additional_headers={"Cookie": login.cookie}, max_queue=None
-    ) as ws:
-        first = True
-        while time.monotonic() < sample.stop:
-            table = await post(client, owner, login, "/api/tables", body)
-            memory.clear()
-            await ws.send(json.dumps({"type": "table.open", "table_id": table["id"], "id": 0}))
-            if first:
-                sample.ready, first = sample.ready + 1, False
-            await _play_table(ws, table["id"], bot, memory, sample)
+    """A client process: ``persons`` (``(owner URL, socket port)``: one at a table each) and
+    ``players`` (``(port, cookie, game id)``: patience players, as bench/server.py's)."""
+    asyncio.run(_client(pipe, persons, players, bots))
 
 
-async def _play_table(
-    ws: Any, table_id: str, bot: Any, memory: dict[str, Any], sample: Sample
+async def _client(
+    pipe: Connection,
+    persons: list[tuple[str, int]],
+    players: list[tuple[int, str, str]],
+    bots: str,
 ) -> None:
-    seen: dict[str, Any] = {}
-    number, sent = 0, 0.0
-    pending, refused_at = False, -1
-    while time.monotonic() < sample.stop:
-        # After a refusal (``stale``: an event is on its way) she waits for news, as a browser.
-        if seen and not pending and seen["seq"] != refused_at and her_turn(seen):
-            move = await asyncio.to_thread(bot.decide, ENGINE, seen["view"], seen["seat"], memory)
-            number += 1
-            message = {"type": "table.move", "table_id": table_id, "move": move, "id": number}
-            sent, pending = time.perf_counter(), True
-            await ws.send(json.dumps({**message, "seq": seen["seq"]}))
-        try:
-            reply = json.loads(await asyncio.wait_for(ws.recv(), _left(sample)))
-        except TimeoutError:
-            return
-        kind = reply.get("type")
-        if kind in ("table.state", "table.event"):
-            seen = reply
-            if reply.get("ref") == number and pending:
-                sample.decisions_ms.append((time.perf_counter() - sent) * 1000)
-                pending = False
-            elif kind == "table.event":
-                sample.computer_events += 1
-        elif kind == "table.end":
-            return
-        elif kind == "error":
-            sample.errors[str(reply.get("code"))] += 1
-            pending, refused_at = False, seen.get("seq", -1)
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        people: list[Any] = [_Person(owner, port, client, bots) for owner, port in persons]
+        # Patience players ask for what changed, as the browser does.
+        patience = [_Player(port, cookie, game, True) for port, cookie, game in players]
+        await play_share(pipe, [*people, *patience], TableResult())
 
 
-def _left(sample: Sample) -> float:
-    return max(min(sample.stop - time.monotonic(), 60.0), 0.0)
+class _Person:
+    """One person at a Speedquilt table with three computers, table after table: each table is
+    created on ``owner``, her socket is on the process at port ``near``. She decides as the easy
+    computer would, from her own view, as soon as the game waits for her."""
+
+    def __init__(self, owner: str, near: int, client: httpx.AsyncClient, bots: str) -> None:
+        self.owner, self.near, self.client = owner, near, client
+        self.body = {"players": 4, "bots": [bots] * 3, "tempo": "normal"}
+        self.bot, self.memory = get_bot("easy"), {}  # type: ignore[var-annotated]
+        self.ws: Any = None
+        self.login: Login | None = None
+        self.table: dict[str, Any] = {}
+
+    async def connect(self, _result: ClientResult) -> None:
+        # Her first table is made before the clients start: a hundred tables created at once
+        # are a burst no window should measure.
+        self.login = await guest(self.owner)
+        self.table = await post(self.client, self.owner, self.login, "/api/tables", self.body)
+        self.ws = await websockets.connect(
+            f"ws://127.0.0.1:{self.near}/ws",
+            additional_headers={"Cookie": self.login.cookie},
+            max_queue=None,
+            open_timeout=60,
+        )
+
+    async def play(self, go: Go, start_at: float, result: TableResult) -> None:
+        assert self.login is not None
+        await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+        while time.perf_counter() < go.stop:
+            self.memory.clear()
+            opening = {"type": "table.open", "table_id": self.table["id"], "id": 0}
+            await self.ws.send(json.dumps(opening))
+            await self._play_table(self.table["id"], go, result)
+            if time.perf_counter() < go.stop:  # the next table
+                self.table = await post(
+                    self.client, self.owner, self.login, "/api/tables", self.body
+                )
+
+    async def _play_table(self, table_id: str, go: Go, result: TableResult) -> None:
+        seen: dict[str, Any] = {}
+        number, sent = 0, 0.0
+        pending, refused_at = False, -1
+        while time.perf_counter() < go.stop:
+            # After a refusal (``stale``: an event is on its way) she waits for news, as a browser.
+            if seen and not pending and seen["seq"] != refused_at and her_turn(seen):
+                view, seat = seen["view"], seen["seat"]
+                move = await asyncio.to_thread(self.bot.decide, ENGINE, view, seat, self.memory)
+                number += 1
+                message = {"type": "table.move", "table_id": table_id, "move": move, "id": number}
+                sent, pending = time.perf_counter(), True
+                await self.ws.send(json.dumps({**message, "seq": seen["seq"]}))
+            try:
+                text = await asyncio.wait_for(self.ws.recv(), max(go.stop - time.perf_counter(), 0))
+            except TimeoutError:
+                return
+            reply, now = json.loads(text), time.perf_counter()
+            measured = go.measure_from <= now < go.stop
+            kind = reply.get("type")
+            if kind in ("table.state", "table.event"):
+                seen = reply
+                if reply.get("ref") == number and pending:
+                    if go.measure_from <= sent:
+                        result.decisions_ms.append((now - sent) * 1000)
+                    pending = False
+                elif kind == "table.event" and measured:
+                    result.computer_events += 1
+            elif kind == "table.end":
+                return
+            elif kind == "error":
+                if measured:
+                    result.errors[str(reply.get("code"))] += 1
+                pending, refused_at = False, seen.get("seq", -1)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
 
 
-async def ramp_up(sample: Sample, clients: int, seconds: float) -> None:
-    """Wait until every client is connected (at most a minute), then measure ``seconds``."""
-    give_up = time.monotonic() + 60
-    while sample.ready < clients and time.monotonic() < give_up:
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(2)  # the first decisions and entries are not measured
-    sample.reset()
-    sample.stop = time.monotonic() + seconds
-
-
-def cruel_deals(count: int) -> Iterator[int]:
-    """Cruel deals that have a legal move at the start."""
-    cruel, deal, found = get_game("cruel"), 0, 0
-    while found < count:
-        deal += 1
-        if cruel.legal_moves(cruel.start(deal)):
-            found += 1
-            yield deal
-
-
-async def patience(
-    base: str, port: int, client: httpx.AsyncClient, deal: int, sample: Sample
-) -> None:
-    """One patience player: one entry a second (a move, then its undo …) until ``stop``."""
-    login = await guest(base)
-    game = await post(client, base, login, "/api/games", {"game": "cruel", "deal": deal})
-    async with websockets.connect(
-        f"ws://127.0.0.1:{port}/ws", additional_headers={"Cookie": login.cookie}, max_queue=None
-    ) as ws:
-        await ws.send(json.dumps({"type": "open", "game_id": game["id"]}))
-        view = json.loads(await ws.recv())["view"]
-        undo, number = False, 0
-        sample.ready += 1
-        await asyncio.sleep(random.random())  # spread over the second
-        while time.monotonic() < sample.stop:
-            number += 1
-            message: dict[str, Any] = {"type": "undo" if undo else "move", "id": number}
-            if not undo:
-                message["move"] = view["legal"][0]
-            sent = time.perf_counter()
-            await ws.send(json.dumps({**message, "game_id": game["id"]}))
-            reply = json.loads(await ws.recv())
-            if reply.get("type") == "event":
-                sample.patience_ms.append((time.perf_counter() - sent) * 1000)
-                view, undo = reply["view"], not undo
-            else:  # refused: look at the game again, as a browser does
-                sample.errors[str(reply.get("code"))] += 1
-                await ws.send(json.dumps({"type": "open", "game_id": game["id"]}))
-                view = json.loads(await ws.recv())["view"]
-                undo = view["can_undo"]
-            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
-
-
-async def echo(port: int, sample: Sample) -> None:
-    """One connection to the bare echo server, one message a second."""
-    async with websockets.connect(f"ws://127.0.0.1:{port}/", max_queue=None) as ws:
-        sample.ready += 1
-        await asyncio.sleep(random.random())
-        payload = json.dumps({"type": "table.move", "table_id": "x" * 32, "move": "roll", "id": 1})
-        while time.monotonic() < sample.stop:
-            sent = time.perf_counter()
-            await ws.send(payload)
-            await ws.recv()
-            sample.echo_ms.append((time.perf_counter() - sent) * 1000)
-            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - sent)))
+async def cruel_logins(servers: list[Server], players: int) -> list[tuple[int, str, str]]:
+    """``players`` guests with a Cruel game each, spread over the servers (a player's game is on
+    the process her socket is on): ``(port, cookie, game id)``."""
+    made: list[tuple[int, str, str]] = []
+    for k, server in enumerate(servers):
+        count = players // len(servers) + (1 if k < players % len(servers) else 0)
+        logins = await new_players(server.url, count) if count else []
+        made += [(server.port, cookie, game) for cookie, game in logins]
+    return made
 
 
 # -- running a phase --------------------------------------------------------------------------
@@ -312,107 +313,135 @@ class Watch:
 
 
 async def phase(
-    servers: list[Server], tables: int, players: int, bots: str, seconds: float, bar: tqdm[Any]
+    servers: list[Server],
+    tables: int,
+    players: int,
+    args: argparse.Namespace,
+    seconds: float,
+    bar: tqdm[Any],
 ) -> dict[str, Any]:
-    """One load level on running servers: every client connected, then ``seconds`` measured."""
-    sample = Sample()
-    ports = [s.port for s in servers]
-    urls = [s.url for s in servers]
-    async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=50)) as client:
-        tasks = [
-            # Table i is created on process i % n; the person's socket is on (i // 2) % n.
-            asyncio.create_task(
-                person(urls[i % len(urls)], ports[(i // 2) % len(ports)], client, bots, sample)
-            )
-            for i in range(tables)
-        ]
-        tasks += [
-            asyncio.create_task(
-                patience(urls[j % len(urls)], ports[j % len(ports)], client, deal, sample)
-            )
-            for j, deal in enumerate(cruel_deals(players))
-        ]
-        await ramp_up(sample, tables + players, seconds)
-        usage = await watch([s.process.pid for s in servers if s.process is not None], sample, bar)
-        failures = await asyncio.gather(*tasks, return_exceptions=True)
-    for failure in failures:
-        if isinstance(failure, BaseException):
-            sample.errors[f"{type(failure).__name__}: {str(failure)[:80]}"] += 1
+    """One load level on running servers, spread over ``args.clients`` client processes:
+    every client connected, a warm-up, then ``seconds`` measured."""
+    ports, urls = [s.port for s in servers], [s.url for s in servers]
+    # Table i is created on process i % n; the person's socket is on (i // 2) % n.
+    persons = [(urls[i % len(urls)], ports[(i // 2) % len(ports)]) for i in range(tables)]
+    logins = await cruel_logins(servers, players)
+    works = [
+        (people, patience, args.bots)
+        for people, patience in zip(
+            _split(persons, args.clients), _split(logins, args.clients), strict=True
+        )
+    ]
+    pids = [s.process.pid for s in servers if s.process is not None]
+    with client_processes(client_process, works) as clients:
+        await clients.ready()
+        go = clients.go(seconds, warm_up_s=args.warm_up)
+        profile = (args.py_spy, f"load{tables}t{players}p") if args.py_spy else None
+        usage = await watch(pids, go, bar, profile)
+        results: list[TableResult] = await clients.results()
+    errors: Counter[str] = sum((r.errors for r in results), Counter())
     return {
         "processes": len(servers),
         "tables": tables,
         "players": players,
-        "connected": sample.ready,
-        "decision_ms": percentiles(sample.decisions_ms),
-        "patience_ms": percentiles(sample.patience_ms),
-        "computer_events_per_s": round(sample.computer_events / seconds, 1),
-        "errors": dict(sample.errors),
+        "decision_ms": percentiles([t for r in results for t in r.decisions_ms]),
+        "patience_ms": percentiles([t for r in results for t in r.trips_ms]),
+        "computer_events_per_s": round(sum(r.computer_events for r in results) / seconds, 1),
+        "errors": dict(errors),
         **usage,
+        **client_usage(results),
     }
 
 
-async def watch(pids: list[int], sample: Sample, bar: tqdm[Any]) -> dict[str, Any]:
-    """The servers' CPU and peak memory, this client's CPU and the machine's load average
-    while the measured window runs."""
-    watching = Watch(pids)
+def client_usage(results: list[Any]) -> dict[str, Any]:
+    """Each client process's CPU (100 % = one core); a row where one of them used most of a
+    core measures the client, not the server (bench/server.py, SATURATED_PCT)."""
+    pct = [round(100 * r.cpu_s / r.seconds, 1) if r.seconds else 0.0 for r in results]
+    return {"client_cpu_pct": pct, "client_saturated": any(p >= SATURATED_PCT for p in pct)}
+
+
+async def watch(
+    pids: list[int], go: Go, bar: tqdm[Any], profile: tuple[Path, str] | None = None
+) -> dict[str, Any]:
+    """The servers' CPU and peak memory and the machine's load average over the measured
+    window; with ``profile`` (a folder and a name), py-spy's samples of each server."""
+    await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
+    watching, loads = Watch(pids), []
     watching.begin()
-    client_cpu, loads = time.process_time(), []
-    while time.monotonic() < sample.stop:
+    seconds = go.stop - go.measure_from
+    profilers = [
+        py_spy(pid, profile[0], seconds, Phase(f"{profile[1]}-{k}", len(pids)))
+        for k, pid in enumerate(pids)
+        if profile is not None
+    ]
+    while time.perf_counter() < go.stop:
         await asyncio.sleep(0.5)
         watching.look()
         loads.append(os.getloadavg()[0])
         bar.update(0.5)
-    seconds = time.monotonic() - watching.started
-    client_pct = round(100 * (time.process_time() - client_cpu) / seconds, 1)
+    for profiler in profilers:
+        profiler.wait(60)
     return {
         **watching.result(),
-        "client_cpu_pct": client_pct,
-        # A client using most of a core measures itself (bench/server.py, SATURATED_PCT).
-        "client_saturated": client_pct >= SATURATED_PCT,
         "load_avg": round(statistics.mean(loads), 1) if loads else None,
     }
 
 
-async def echo_phase(connections: int, seconds: float, bar: tqdm[Any]) -> dict[str, Any]:
-    """The bare echo server with ``connections`` sockets, one message a second each."""
-    sample = Sample()
+async def echo_phase(connections: int, args: argparse.Namespace, bar: tqdm[Any]) -> dict[str, Any]:
+    """The bare echo server with ``connections`` sockets, one message a second each, from as
+    many client processes as the level (bench/server.py's echo players)."""
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server = start_echo(port, folder)
         try:
             await wait_until_up(f"http://127.0.0.1:{port}/")
-            tasks = [asyncio.create_task(echo(port, sample)) for _ in range(connections)]
-            await ramp_up(sample, connections, seconds)
-            usage = await watch([server.pid], sample, bar)
-            await asyncio.gather(*tasks, return_exceptions=True)
+            works = [(port, n, False) for n in _split(connections, args.clients)]
+            with client_processes(echo_client, works) as clients:
+                await clients.ready()
+                usage = await watch([server.pid], clients.go(args.seconds), bar)
+                results = await clients.results()
         finally:
             server.terminate()
             server.wait(10)
-    return {"connections": connections, "echo_ms": percentiles(sample.echo_ms), **usage}
+    trips = [t for r in results for t in r.trips_ms]
+    errors: Counter[str] = sum((r.errors for r in results), Counter())
+    return {
+        "connections": connections,
+        "echo_ms": percentiles(trips),
+        "errors": dict(errors),
+        **usage,
+        **client_usage(results),
+    }
 
 
 @contextlib.contextmanager
 def spielcenter(
-    count: int, database: str, redis: str, tracemalloc: int = 0
+    count: int, database: str | None, redis: str, args: argparse.Namespace
 ) -> Iterator[list[Server]]:
-    """``count`` server processes on one database (with Redis when more than one); with
-    ``tracemalloc`` frames, tracing allocations (server/memwatch.py)."""
+    """``count`` server processes on one database (SQLite in the data folder when ``None``;
+    with Redis when more than one); with ``args.tracemalloc`` frames, tracing allocations
+    (server/memwatch.py); with ``args.trace``, timing where entries wait (server/latency.py)."""
+    from tests.reliability.servers import Server, start_together
+
     folder = Path(tempfile.mkdtemp(prefix="spielcenter-load-"))
     env = {
         "SPIELCENTER_ENV": "benchmark",
         "SPIELCENTER_SECRET_KEY": "benchmark-only",
         "SPIELCENTER_DAILY_SECRET": "benchmark-only",
-        "SPIELCENTER_DATABASE_URL": database,
         "SPIELCENTER_DATA_DIR": str(folder),
         # Every client comes from one address; the benchmark measures play, not the limiter.
         "SPIELCENTER_SOCKET_MESSAGE_LIMIT": "1000/second",
         "SPIELCENTER_GUEST_LIMIT": "1000000/hour",
         "SPIELCENTER_SOCKETS_PER_ADDRESS": "1000000",
     }
+    if database:
+        env["SPIELCENTER_DATABASE_URL"] = database
     if count > 1:
         env["SPIELCENTER_REDIS_URL"] = redis
-    if tracemalloc:
-        env["SPIELCENTER_TRACEMALLOC"] = str(tracemalloc)
+    if args.tracemalloc:
+        env["SPIELCENTER_TRACEMALLOC"] = str(args.tracemalloc)
+    if args.trace:
+        env["SPIELCENTER_LATENCY_TRACE"] = "1"
     servers = [Server(env, folder / f"server-{i}.log") for i in range(count)]
     try:
         start_together(servers)
@@ -423,6 +452,20 @@ def spielcenter(
         print(f"server logs: {folder}", file=sys.stderr)
 
 
+@contextlib.contextmanager
+def backends(args: argparse.Namespace) -> Iterator[tuple[Callable[[], str | None], str]]:
+    """New databases (none: SQLite, or a private PostgreSQL's) and a private Redis's URL when
+    several processes run (tests/backends.py)."""
+    from tests.backends import postgres_cluster, redis_server
+
+    with contextlib.ExitStack() as stack:
+        new_database: Callable[[], str | None] = lambda: None  # noqa: E731
+        if args.database == "postgresql":
+            new_database = stack.enter_context(postgres_cluster()).new_database
+        redis = stack.enter_context(redis_server()).url if max(args.processes) > 1 else ""
+        yield new_database, redis
+
+
 def levels(text: list[str]) -> list[tuple[int, int]]:
     """``TABLES:PLAYERS`` pairs."""
     return [(int(a), int(b)) for a, b in (t.split(":") for t in text)]
@@ -431,20 +474,34 @@ def levels(text: list[str]) -> list[tuple[int, int]]:
 async def load(args: argparse.Namespace) -> list[dict[str, Any]]:
     pairs = levels(args.levels)
     rows: list[dict[str, Any]] = []
-    total = args.seconds * len(pairs) * (len(args.processes) + 1)
+    total = args.seconds * len(pairs) * (len(args.processes) + (0 if args.no_echo else 1))
     bar = tqdm(total=total, unit="s", desc="load")
-    for tables, players in pairs:
-        echoed = await echo_phase(tables + players, args.seconds, bar)
+    for tables, players in [] if args.no_echo else pairs:
+        echoed = await echo_phase(tables + players, args, bar)
         rows.append({"target": "uvicorn echo", "tables": tables, "players": players, **echoed})
-    with postgres_cluster() as cluster, redis_server() as redis:
+        bar.write(json.dumps(rows[-1]))
+    with backends(args) as (new_database, redis):
         for count in args.processes:
-            with spielcenter(count, cluster.new_database(), redis.url) as servers:
+            with spielcenter(count, new_database(), redis, args) as servers:
                 for tables, players in pairs:
-                    row = await phase(servers, tables, players, args.bots, args.seconds, bar)
-                    rows.append({"target": "spielcenter", **row})
+                    row = await phase(servers, tables, players, args, args.seconds, bar)
+                    rows.append({"target": "spielcenter", "database": args.database, **row})
                     bar.write(json.dumps(rows[-1]))
+            if args.trace:
+                rows[-1]["trace"] = traces(servers)
     bar.close()
     return rows
+
+
+def traces(servers: list[Server]) -> list[Any]:
+    """The servers' latency reports (written at their shutdown), with their files."""
+    reports = []
+    for server in servers:
+        assert server.process is not None
+        path = Path(server.env["SPIELCENTER_DATA_DIR"], f"latency-{server.process.pid}.json")
+        report = json.loads(path.read_text()) if path.exists() else {"missing": True}
+        reports.append({**report, "file": str(path)})
+    return reports
 
 
 async def soak(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -452,14 +509,11 @@ async def soak(args: argparse.Namespace) -> list[dict[str, Any]]:
     [(tables, players)] = levels(args.levels)
     rows: list[dict[str, Any]] = []
     bar = tqdm(total=args.soak, unit="s", desc="soak")
-    with (
-        postgres_cluster() as cluster,
-        spielcenter(1, cluster.new_database(), "", args.tracemalloc) as servers,
-    ):
+    with backends(args) as (new_database, _), spielcenter(1, new_database(), "", args) as servers:
         started = time.monotonic()
         for _ in range(int(args.soak // args.every)):
             # New people and tables each window: what leaks on arrival and departure shows.
-            row = await phase(servers, tables, players, args.bots, args.every, bar)
+            row = await phase(servers, tables, players, args, args.every, bar)
             row["minute"] = round((time.monotonic() - started) / 60, 1)
             if args.tracemalloc:
                 row["memory_report"] = await memory_report(servers[0])
@@ -550,9 +604,29 @@ def draw(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levels", nargs="+", default=["5:25", "10:50", "20:100"])
-    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--levels", nargs="+", default=["20:100", "100:500"])
+    parser.add_argument(
+        "--processes",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="server processes per configuration (two and more: PostgreSQL and Redis)",
+    )
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument(
+        "--clients", type=int, default=2, help="client processes the load is spread over"
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="measured per level")
+    parser.add_argument(
+        "--warm-up", type=float, default=WARM_UP_S, help="unmeasured seconds before each window"
+    )
+    parser.add_argument("--no-echo", action="store_true", help="skip the bare echo's rows")
+    parser.add_argument(
+        "--trace", action="store_true", help="the servers' stage timings, loop lag and GC pauses"
+    )
+    parser.add_argument(
+        "--py-spy", type=Path, metavar="FOLDER", help="sample each server with py-spy (raw)"
+    )
     parser.add_argument("--bots", default="easy", choices=["easy", "normal", "strong"])
     parser.add_argument("--soak", type=float, help="soak for this many seconds instead")
     parser.add_argument("--every", type=float, default=30.0, help="soak window in seconds")
@@ -568,6 +642,8 @@ def main() -> None:
     parser.add_argument("--from-json", type=Path, help="only draw the figure of these rows")
     parser.add_argument("--before", type=Path, help="soak rows to draw beside (the memory)")
     args = parser.parse_args()
+    if max(args.processes) > 1 and args.database == "sqlite":
+        parser.error("several processes share one database: add --database postgresql")
     before = json.loads(args.before.read_text()) if args.before else None
     if args.from_json:
         draw(json.loads(args.from_json.read_text()), args.figure, bool(args.soak), before)

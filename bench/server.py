@@ -48,7 +48,7 @@ import tempfile
 import time
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -265,10 +265,17 @@ def client_process(
 async def _client(
     pipe: Connection, port: int, logins: list[tuple[str, str]] | int, changes: bool
 ) -> None:
-    result = ClientResult()
     players = [_EchoPlayer(port) for _ in range(logins)] if isinstance(logins, int) else []
     if isinstance(logins, list):
         players += [_Player(port, c, g, changes) for c, g in logins]
+    await play_share(pipe, players, ClientResult())
+
+
+async def play_share(pipe: Connection, players: list[Any], result: ClientResult) -> None:
+    """One client process's share (``bench/load.py`` uses it too): connect every player, say
+    ``ready``, wait for the ``Go``, play (each player staggered over the first second), and
+    send back ``result`` with this process's own CPU over the measured window. A player has
+    ``ws`` (``None`` when its connection failed), ``connect``, ``play`` and ``close``."""
     opened = await asyncio.gather(*(p.connect(result) for p in players), return_exceptions=True)
     for failure in opened:
         if isinstance(failure, BaseException):
@@ -456,24 +463,9 @@ async def run_phase(
 ) -> None:
     """Start the client processes, let them play, watch the server process ``pid``."""
     shares, changes = _split(logins, args.clients), not args.whole_views
-    context = multiprocessing.get_context("spawn")
-    pipes, processes = [], []
-    for share in shares:
-        ours, theirs = context.Pipe()
-        arguments = (theirs, port, share, changes)
-        process = context.Process(target=client_process, args=arguments, daemon=True)
-        process.start()
-        pipes.append(ours)
-        processes.append(process)
-    try:
-        for pipe in pipes:
-            if not await asyncio.to_thread(pipe.poll, 300):
-                raise RuntimeError("a client process did not connect its players within 300 s")
-            pipe.recv()
-        begin = time.perf_counter() + 0.2
-        go = Go(begin, begin + 1.0 + WARM_UP_S, begin + 1.0 + WARM_UP_S + args.seconds)
-        for pipe in pipes:
-            pipe.send(go)
+    with client_processes(client_process, [(port, s, changes) for s in shares]) as clients:
+        await clients.ready()
+        go = clients.go(args.seconds)
         await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
         cpu_before, started = cpu_seconds(pid), time.perf_counter()
         profiler = py_spy(pid, args.py_spy, args.seconds, phase) if args.py_spy else None
@@ -485,15 +477,66 @@ async def run_phase(
         phase.cpu_s, phase.seconds = cpu_seconds(pid) - cpu_before, time.perf_counter() - started
         if profiler is not None:
             profiler.wait(60)
-        for pipe in pipes:
-            if not await asyncio.to_thread(pipe.poll, 120):
-                raise RuntimeError("a client process did not finish within 120 s")
-            phase.clients.append(pipe.recv()[1])
-    finally:
-        for process in processes:
+        phase.clients = await clients.results()
+
+
+class ClientProcesses:
+    """Client processes (spawned: a fresh interpreter each), each running
+    ``target(pipe, *work)``, which connects its share, says ``ready``, plays from the ``Go``
+    and answers ``("done", ClientResult)`` (``play_share``)."""
+
+    def __init__(self, target: Callable[..., None], works: list[tuple[Any, ...]]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipes: list[Connection] = []
+        self.processes: list[Any] = []
+        for work in works:
+            ours, theirs = context.Pipe()
+            process = context.Process(target=target, args=(theirs, *work), daemon=True)
+            process.start()
+            self.pipes.append(ours)
+            self.processes.append(process)
+
+    async def ready(self, within_s: float = 300) -> None:
+        """Wait until every process has connected its share."""
+        for pipe in self.pipes:
+            if not await asyncio.to_thread(pipe.poll, within_s):
+                raise RuntimeError(f"a client process did not connect within {within_s:.0f} s")
+            pipe.recv()
+
+    def go(self, seconds: float, warm_up_s: float = WARM_UP_S) -> Go:
+        """Start them all: a second to stagger, ``warm_up_s`` unmeasured, ``seconds`` measured."""
+        begin = time.perf_counter() + 0.2
+        go = Go(begin, begin + 1.0 + warm_up_s, begin + 1.0 + warm_up_s + seconds)
+        for pipe in self.pipes:
+            pipe.send(go)
+        return go
+
+    async def results(self, within_s: float = 120) -> list[Any]:
+        """What each process measured, once it has finished."""
+        results = []
+        for pipe in self.pipes:
+            if not await asyncio.to_thread(pipe.poll, within_s):
+                raise RuntimeError(f"a client process did not finish within {within_s:.0f} s")
+            results.append(pipe.recv()[1])
+        return results
+
+    def close(self) -> None:
+        for process in self.processes:
             process.join(10)
             if process.is_alive():
                 process.kill()
+
+
+@contextmanager
+def client_processes(
+    target: Callable[..., None], works: list[tuple[Any, ...]]
+) -> Iterator[ClientProcesses]:
+    """``ClientProcesses`` that are ended (joined, or killed) when the block is left."""
+    clients = ClientProcesses(target, works)
+    try:
+        yield clients
+    finally:
+        clients.close()
 
 
 def py_spy(pid: int, folder: Path, seconds: float, phase: Phase) -> subprocess.Popen[bytes]:

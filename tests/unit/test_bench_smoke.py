@@ -57,7 +57,16 @@ SMOKE: dict[str, list[list[str]]] = {
         ["--figure", "c.png", "classic=c.csv"],
     ],
     "engines.py": [["--seconds", "0.05", "--runs", "1"]],
-    "load.py": [["--levels", "1:2", "--processes", "1", "--seconds", "1", "--json", "load.json"]],
+    "load.py": [
+        # One process on SQLite, two client processes, and the echo: the issue's configuration.
+        ["--levels", "1:2", "--seconds", "1", "--warm-up", "1", "--json", "load.json"],
+        # Two processes on PostgreSQL behind Redis; the second table's person has her socket on
+        # the process that does not own it (commands routed, events relayed).
+        [
+            *("--levels", "2:2", "--seconds", "1", "--warm-up", "1", "--no-echo"),
+            *("--database", "postgresql", "--processes", "2", "--clients", "1"),
+        ],
+    ],
     "review.py": [
         ["speed", "--games", "1", "--levels", "easy", "--tries", "1"],
         ["calibrate", "--games", "1", "--levels", "easy", "--json", "calibrate.json"],
@@ -72,7 +81,8 @@ MADE_BY = {
 }
 """A summary's first smoke run is the measuring script's, which writes the records it reads."""
 NEEDS = {"load.py": ("postgres", "redis-server")}
-"""Programs a smoke run needs besides Python (bench/load.py starts PostgreSQL and Redis)."""
+"""Programs a smoke run needs besides Python (bench/load.py's second run starts PostgreSQL and
+Redis)."""
 
 
 def test_every_bench_script_has_a_smoke_run() -> None:

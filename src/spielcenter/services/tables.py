@@ -14,8 +14,10 @@ leaderboards and achievements hook in.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -211,6 +213,20 @@ class TableService:
         self.engine_for = engine_for
         self.clock = clock
         self.fresh_seed: SeedSource = fresh_seed
+        # SQLite lets one connection write at a time. The tables' writes take turns here, in
+        # order, instead of in SQLite's busy handler (sleeps of up to 100 ms, in no order):
+        # there a hundred tables' transactions, each holding the file across several trips to
+        # the driver's thread, starved one another and the group commit's thread until some
+        # waited out the busy timeout ("database is locked"; bench/load.py, issue 40).
+        bind = sessionmaker.kw.get("bind")
+        sqlite = bind is not None and bind.dialect.name == "sqlite"
+        self._one_writer: asyncio.Lock | None = asyncio.Lock() if sqlite else None
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncSession]:
+        """A write transaction (on SQLite, once this process's earlier ones have ended)."""
+        async with self._one_writer or contextlib.nullcontext(), self.sessionmaker.begin() as db:
+            yield db
 
     async def create(
         self,
@@ -254,7 +270,7 @@ class TableService:
             TableSeat(table_id=row.id, seat=i, account_id=None, level=level)
             for i, level in enumerate(bots, start=1)
         ]
-        async with self.sessionmaker.begin() as db:
+        async with self._writing() as db:
             tables = TableRepository(db)
             tables.add(row)
             await tables.flush()  # the table row first: the seats refer to it
@@ -286,7 +302,7 @@ class TableService:
 
     async def save_clocks(self, table_id: str, clocks: Sequence[SeatClock]) -> None:
         """Store seat clocks and presence that changed without an entry (a warning, an absence)."""
-        async with self.sessionmaker.begin() as db:
+        async with self._writing() as db:
             await TableRepository(db).write_clocks(table_id, clocks)
 
     async def open_ids(self) -> list[str]:
@@ -316,7 +332,7 @@ class TableService:
         with the seat clocks it started or stopped; ``by_stand_in``: a computer or the clock
         decided for the person of ``seat``."""
         now = self.clock()
-        async with self.sessionmaker.begin() as db:
+        async with self._writing() as db:
             tables = TableRepository(db)
             entry = TableEntry(
                 table_id=table_id,
