@@ -77,7 +77,10 @@ class Connection:
             if self.socket.application_state is not WebSocketState.CONNECTED:
                 return
             try:
-                await asyncio.wait_for(self.socket.send_text(text), SEND_TIMEOUT_S)
+                # A timeout on the sending task itself: ``wait_for`` (Python 3.11) runs the send
+                # as a task of its own, a task and a turn of the loop more for every event.
+                async with asyncio.timeout(SEND_TIMEOUT_S):
+                    await self.socket.send_text(text)
             except (TimeoutError, RuntimeError, WebSocketDisconnect):
                 await self.close(CLOSE_GOING_AWAY)
 
