@@ -8,7 +8,7 @@ import gc
 from typing import Any
 
 from spielcenter.games.base import get_game
-from spielcenter.services.games import changes_between, frozen_view, view_changes
+from spielcenter.services.games import changes_between, frozen_view, thawed_view, view_changes
 
 
 def apply(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
@@ -71,3 +71,10 @@ def test_the_view_kept_for_the_next_changes_is_nothing_the_garbage_collector_wal
     assert changes == changes_between(before, after)
     assert not gc.is_tracked(kept)
     assert all(isinstance(text, str) for text in kept.values())
+
+
+def test_a_frozen_view_thaws_into_the_same_view() -> None:
+    # A reconnect's missed events carry their views thawed from the frozen ones kept.
+    before, after = cruel_views()
+    for view in (before, after, {"a": [], "b": [{"c": "x\ny"}, [1, 2.5, None]], "d": [True]}):
+        assert thawed_view(frozen_view(view)) == view

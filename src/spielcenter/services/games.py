@@ -101,10 +101,13 @@ class LiveGame:
     moves: int = 0
     started_at: datetime | None = None
     finished_at: datetime | None = None
-    recent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
-    """The last events by ``seq``, as JSON text: a string is one object the garbage collector
-    never walks, where an event's view is dozens (docs/performance.md, "Where a slow entry
-    waits")."""
+    recent: deque[tuple[int, str, FrozenView]] = field(
+        default_factory=lambda: deque(maxlen=RECENT_EVENTS)
+    )
+    """The last events by ``seq``: each as the JSON text of all but its view, and the view
+    frozen (:data:`FrozenView`, which the next changes are counted from anyway). Strings are
+    objects the garbage collector never walks, where an event's view is dozens
+    (docs/performance.md, "Where a slow entry waits"); a reconnect decodes the few it sends."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     abandoned: bool = False
     """Given up before its end (a campaign stage left early): lost, and takes no more entries."""
@@ -394,10 +397,10 @@ class GameService:
             return []
         if last_seq > live.seq or last_seq < 0:
             return None
-        events = [text for seq, text in live.recent if seq > last_seq]
+        events = [(text, view) for seq, text, view in live.recent if seq > last_seq]
         if len(events) != live.seq - last_seq:
             return None
-        return [json.loads(text) for text in events]
+        return [{**json.loads(text), "view": thawed_view(view)} for text, view in events]
 
     # -- entries of the log -------------------------------------------------------------------
 
@@ -509,9 +512,10 @@ class GameService:
         }
         if achievements:
             event["achievements"] = achievements
-        live.recent.append((seq, json.dumps(event)))
         # The sockets that asked for changes get them instead of the view (server/hub.py).
         changes, live.last_view = view_changes(live.last_view or {}, view)
+        head = _text({key: value for key, value in event.items() if key != "view"})
+        live.recent.append((seq, head, live.last_view))
         if changes is not None:
             event[CHANGES] = changes
         viewed = time.perf_counter()
@@ -601,6 +605,14 @@ def frozen_view(view: JSON) -> FrozenView:
 
 
 _text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def thawed_view(frozen: FrozenView) -> JSON:
+    """The view that :func:`frozen_view` froze."""
+    return {
+        key: json.loads(f"[{text[1:].replace(chr(10), ',')}]" if text[:1] == "\n" else text)
+        for key, text in frozen.items()
+    }
 
 
 def changes_between(before: JSON, after: JSON) -> JSON | None:
