@@ -5,9 +5,11 @@ that would be no larger."""
 from __future__ import annotations
 
 import gc
+import json
 from typing import Any
 
 from spielcenter.games.base import get_game
+from spielcenter.services.common import compact_json
 from spielcenter.services.games import changes_between, frozen_view, thawed_view, view_changes
 
 
@@ -78,3 +80,8 @@ def test_a_frozen_view_thaws_into_the_same_view() -> None:
     before, after = cruel_views()
     for view in (before, after, {"a": [], "b": [{"c": "x\ny"}, [1, 2.5, None]], "d": [True]}):
         assert thawed_view(frozen_view(view)) == view
+
+
+def test_compact_json_is_what_json_dumps_writes_without_spaces_or_ascii_escapes() -> None:
+    for value in (1, 2.5, None, True, "Kreuz\nBube ü", [1, "x", {"a": [None, False]}], {}, []):
+        assert compact_json(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from spielcenter.services.common import compact_json
 from spielcenter.services.games import CHANGES
 from spielcenter.services.sessions import Login
 from spielcenter.settings import Settings
@@ -214,7 +215,7 @@ def _count_down(counter: Counter[Any], key: Any) -> None:
 
 def encode(message: dict[str, Any]) -> str:
     """A message as the socket sends it: compact JSON, as Starlette's ``send_json`` writes."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(message)
 
 
 def text_with_ref(text: str, ref: Any) -> str:

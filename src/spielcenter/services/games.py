@@ -45,7 +45,7 @@ from spielcenter.solvers.winnable import NoWinnableListError, WinnableListError,
 from spielcenter.store.models import GameRecord
 from spielcenter.store.repositories import GameRepository, NewEntry
 
-from .common import Clock, ServiceError, StageTimer, as_utc, new_id, no_timing
+from .common import Clock, ServiceError, StageTimer, as_utc, compact_json, new_id, no_timing
 from .deals import client_deal, random_deal
 from .fairness import dealt_from, fairness_of
 from .logwriter import LogWriter
@@ -514,7 +514,7 @@ class GameService:
             event["achievements"] = achievements
         # The sockets that asked for changes get them instead of the view (server/hub.py).
         changes, live.last_view = view_changes(live.last_view or {}, view)
-        head = _text({key: value for key, value in event.items() if key != "view"})
+        head = compact_json({key: value for key, value in event.items() if key != "view"})
         live.recent.append((seq, head, live.last_view))
         if changes is not None:
             event[CHANGES] = changes
@@ -597,14 +597,11 @@ generation, and a thousand of them a second brought a full collection every seco
 def frozen_view(view: JSON) -> FrozenView:
     """A view as :data:`FrozenView` (equal texts: equal values)."""
     return {
-        key: "".join(["\n" + _text(item) for item in value])
+        key: "".join(["\n" + compact_json(item) for item in value])
         if isinstance(value, list) and len(value) > 1
-        else _text(value)
+        else compact_json(value)
         for key, value in view.items()
     }
-
-
-_text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def thawed_view(frozen: FrozenView) -> JSON:
