@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,33 @@ async def test_each_game_of_a_batch_keeps_its_own_summary(tmp_path: Path) -> Non
     expected = {game_id: played + 1 for played, game_id in enumerate(ids)}
     assert {e["game_id"]: e["seq"] for e in events} == expected
     assert summaries == moves == logged == expected
+
+
+async def test_the_log_is_copied_into_the_database_beside_the_commits_not_inside_them(
+    tmp_path: Path,
+) -> None:
+    # SQLite's own checkpoint runs inside the COMMIT that fills the write-ahead log, and every
+    # entry of that batch waits for it; the log writer's connection never checkpoints, a thread
+    # of its own does (store/sqlite_log.py).
+    games, ids = await service_with_games(tmp_path, 3)
+    appender = games.writer.sqlite
+    assert appender is not None
+    for game_id in ids:
+        await games.move("anna", game_id, "d")
+    writer = appender._open()
+    assert writer.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    while appender._checkpointing:  # the one the first commit started
+        await asyncio.sleep(0.01)
+    appender._checkpoint_due = 0.0  # due again: the next commit starts one
+    appender.checkpoints_ms.clear()
+    await games.move("anna", ids[0], "d")
+    for _ in range(200):
+        if appender.checkpoints_ms:
+            break
+        await asyncio.sleep(0.01)
+    # The database file alone, without its write-ahead log, holds the entries.
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes((tmp_path / "log.sqlite3").read_bytes())
+    stored = sqlite3.connect(copy).execute("SELECT count(*) FROM game_entries").fetchone()
+    await games.close()
+    assert stored == (4,)

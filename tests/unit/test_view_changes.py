@@ -4,10 +4,13 @@ that would be no larger."""
 
 from __future__ import annotations
 
+import gc
+import json
 from typing import Any
 
 from spielcenter.games.base import get_game
-from spielcenter.services.games import changes_between
+from spielcenter.services.common import compact_json
+from spielcenter.services.games import changes_between, frozen_view, thawed_view, view_changes
 
 
 def apply(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
@@ -60,3 +63,25 @@ def test_when_every_field_changed_there_are_no_changes_the_whole_view_goes() -> 
 
 def test_views_of_different_fields_have_no_changes() -> None:
     assert changes_between({"a": 1}, {"a": 1, "b": 2}) is None
+
+
+def test_the_view_kept_for_the_next_changes_is_nothing_the_garbage_collector_walks() -> None:
+    # One kept view per live game, replaced every entry: as lists and dicts a thousand of them
+    # a second reached the collector's oldest generation and brought full collections.
+    before, after = cruel_views()
+    changes, kept = view_changes(frozen_view(before), after)
+    assert changes == changes_between(before, after)
+    assert not gc.is_tracked(kept)
+    assert all(isinstance(text, str) for text in kept.values())
+
+
+def test_a_frozen_view_thaws_into_the_same_view() -> None:
+    # A reconnect's missed events carry their views thawed from the frozen ones kept.
+    before, after = cruel_views()
+    for view in (before, after, {"a": [], "b": [{"c": "x\ny"}, [1, 2.5, None]], "d": [True]}):
+        assert thawed_view(frozen_view(view)) == view
+
+
+def test_compact_json_is_what_json_dumps_writes_without_spaces_or_ascii_escapes() -> None:
+    for value in (1, 2.5, None, True, "Kreuz\nBube ü", [1, "x", {"a": [None, False]}], {}, []):
+        assert compact_json(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -98,12 +98,20 @@ class GameLog(Generic[S, M]):
     (a solo game drops its log if the write fails and replays it from the store).
     """
 
-    def __init__(self, game: Game[S, M], deal: Deal, lines: Lines | None = None) -> None:
+    def __init__(
+        self, game: Game[S, M], deal: Deal, lines: Lines | None = None, keep: bool = True
+    ) -> None:
         self.game = game
         self.deal = deal
         self.lines = lines
         self.record: Record[S, M] = Record(game, deal)
         self.entries: list[Entry] = []
+        """Every entry, when the log keeps them (``keep``; a table reads its history here)."""
+        self.keep = keep
+        """A patience game's log keeps none: its history is in the store, and an entry kept
+        for every move and undo of a thousand players was a thousand objects a second more
+        for the garbage collector's oldest generation (docs/performance.md)."""
+        self._seq = 0
 
     @classmethod
     def replay(
@@ -113,10 +121,12 @@ class GameLog(Generic[S, M]):
         stored: Iterable[Stored],
         lines: Lines | None = None,
         checked: bool = True,
+        keep: bool = True,
     ) -> GameLog[S, M]:
         """The log of stored entries played again from the deal; ``checked=False`` trusts the
-        moves (they were checked when they were written) and only applies them."""
-        log: GameLog[S, M] = cls(game, deal, lines)
+        moves (they were checked when they were written) and only applies them; ``keep=False``
+        keeps no entries (see :attr:`keep`)."""
+        log: GameLog[S, M] = cls(game, deal, lines, keep)
         for kind, seat, text in stored:
             log.add(kind, seat, text, checked)
         return log
@@ -129,7 +139,7 @@ class GameLog(Generic[S, M]):
     @property
     def seq(self) -> int:
         """The number of the last entry (0 before the first)."""
-        return len(self.entries)
+        return self._seq
 
     def step(self, seat: Seat, move: M) -> tuple[Entry, S]:
         """The entry that ``seat`` playing ``move`` (checked by the caller) makes, and the
@@ -143,7 +153,7 @@ class GameLog(Generic[S, M]):
     def accept(self, entry: Entry, after: S) -> None:
         """Take a ``move`` entry from :meth:`step` into the log, with its position."""
         self.record.accept(entry.move, after, entry.seat)
-        self.entries.append(entry)
+        self._add(entry)
 
     def play(self, text: str, seat: Seat = 0) -> Entry:
         """Parse, check and play a move of ``seat`` (raising the engine's ``MoveSyntaxError`` or
@@ -184,5 +194,10 @@ class GameLog(Generic[S, M]):
 
     def _note(self, kind: str, seat: Seat, text: str) -> Entry:
         entry = Entry(self.seq + 1, seat, text, kind=kind)
-        self.entries.append(entry)
+        self._add(entry)
         return entry
+
+    def _add(self, entry: Entry) -> None:
+        self._seq = entry.seq
+        if self.keep:
+            self.entries.append(entry)

@@ -120,6 +120,16 @@ class SpielcenterApp(FastAPI):
         return SecurityHeaders(super().build_middleware_stack())
 
 
+OLDEST_AFTER = 100
+"""Collections of the middle generation before the oldest is collected again, at least
+(CPython's default is 10; it also waits until what was promoted since the last full collection
+is a quarter of what it holds). At 1 000 players an entry still promotes its position, which
+dies at the game's next entry, and a full collection that walks every live game and socket
+stopped every socket for 100–400 ms every 15–20 s; with 100 it comes about once a minute at that
+load (docs/performance.md, "The stalls at 1 000 players"). What a full collection finds is
+cyclic garbage only (the rest goes when its last reference does): it waits a minute longer."""
+
+
 def create_app(
     settings: Settings | None = None,
     resolve: GameResolver = get_game,
@@ -136,7 +146,9 @@ def create_app(
     ``COMPUTER_PAUSE_SCALE``); tests pass their own. ``freeze_startup_heap`` (``spielcenter
     serve``) hands every object alive once the app has started to ``gc.freeze``: modules,
     mappers, schemas and tables live as long as the process, and a full collection that walks
-    them stops every socket for a long moment (docs/performance.md, "Where a slow entry waits").
+    them stops every socket for a long moment (docs/performance.md, "Where a slow entry waits");
+    and the oldest generation is collected after :data:`OLDEST_AFTER` collections of the middle
+    one instead of 10.
     """
     settings = settings or Settings()
     settings.check()
@@ -189,6 +201,8 @@ def create_app(
         if freeze_startup_heap:
             gc.collect()
             gc.freeze()
+            young, middle, _ = gc.get_threshold()
+            gc.set_threshold(young, middle, OLDEST_AFTER)
         log.info("started", env=settings.ENV, database=engine.url.render_as_string())
         try:
             yield

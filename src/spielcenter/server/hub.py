@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from spielcenter.services.common import compact_json
 from spielcenter.services.games import CHANGES
 from spielcenter.services.sessions import Login
 from spielcenter.settings import Settings
@@ -77,7 +78,10 @@ class Connection:
             if self.socket.application_state is not WebSocketState.CONNECTED:
                 return
             try:
-                await asyncio.wait_for(self.socket.send_text(text), SEND_TIMEOUT_S)
+                # A timeout on the sending task itself: ``wait_for`` (Python 3.11) runs the send
+                # as a task of its own, a task and a turn of the loop more for every event.
+                async with asyncio.timeout(SEND_TIMEOUT_S):
+                    await self.socket.send_text(text)
             except (TimeoutError, RuntimeError, WebSocketDisconnect):
                 await self.close(CLOSE_GOING_AWAY)
 
@@ -211,7 +215,7 @@ def _count_down(counter: Counter[Any], key: Any) -> None:
 
 def encode(message: dict[str, Any]) -> str:
     """A message as the socket sends it: compact JSON, as Starlette's ``send_json`` writes."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(message)
 
 
 def text_with_ref(text: str, ref: Any) -> str:

@@ -45,7 +45,7 @@ from spielcenter.solvers.winnable import NoWinnableListError, WinnableListError,
 from spielcenter.store.models import GameRecord
 from spielcenter.store.repositories import GameRepository, NewEntry
 
-from .common import Clock, ServiceError, StageTimer, as_utc, new_id, no_timing
+from .common import Clock, ServiceError, StageTimer, as_utc, compact_json, new_id, no_timing
 from .deals import client_deal, random_deal
 from .fairness import dealt_from, fairness_of
 from .logwriter import LogWriter
@@ -101,25 +101,40 @@ class LiveGame:
     moves: int = 0
     started_at: datetime | None = None
     finished_at: datetime | None = None
-    recent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
-    """The last events by ``seq``, as JSON text: a string is one object the garbage collector
-    never walks, where an event's view is dozens (docs/performance.md, "Where a slow entry
-    waits")."""
+    recent: deque[tuple[int, str, FrozenView]] = field(
+        default_factory=lambda: deque(maxlen=RECENT_EVENTS)
+    )
+    """The last events by ``seq``: each as the JSON text of all but its view, and the view
+    frozen (:data:`FrozenView`, which the next changes are counted from anyway). Strings are
+    objects the garbage collector never walks, where an event's view is dozens
+    (docs/performance.md, "Where a slow entry waits"); a reconnect decodes the few it sends."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     abandoned: bool = False
     """Given up before its end (a campaign stage left early): lost, and takes no more entries."""
-    last_view: JSON | None = None
-    """The view of the last event, which the next event's ``changes`` are counted from."""
+    last_view: FrozenView | None = None
+    """The view of the last event, which the next event's ``changes`` are counted from (frozen:
+    see :data:`FrozenView`)."""
 
     @property
     def record(self) -> Record[Any, Any]:
         """The moves standing and those taken back, and the position they replay to."""
         return self.log.record
 
+    _status_of: object = field(default=None, init=False, repr=False)
+    _status: Status = field(default=Status.PLAYING, init=False, repr=False)
+    """The engine's status of the position ``_status_of`` (an entry asks four times, and
+    Cruel's answer looks for a card that can move; two fields, not a pair: a tuple would be an
+    object more for the garbage collector with every entry)."""
+
     @property
     def status(self) -> Status:
         """Where the game stands, as the engine says (a game given up is lost)."""
-        return Status.LOST if self.abandoned else self.engine.status(self.record.state)
+        if self.abandoned:
+            return Status.LOST
+        state = self.record.state
+        if self._status_of is not state:
+            self._status, self._status_of = self.engine.status(state), state
+        return self._status
 
 
 @dataclass(frozen=True)
@@ -282,7 +297,7 @@ class GameService:
             entries = await repo.entries(game_id)
         engine = self._engine(row.game, row.variant)
         stored = [(entry.kind, 0, entry.move) for entry in entries]
-        log: GameLog[Any, Any] = GameLog.replay(engine, dealt_from(row), stored)
+        log: GameLog[Any, Any] = GameLog.replay(engine, dealt_from(row), stored, keep=False)
         live = LiveGame(
             id=row.id,
             account_id=row.account_id,
@@ -382,10 +397,10 @@ class GameService:
             return []
         if last_seq > live.seq or last_seq < 0:
             return None
-        events = [text for seq, text in live.recent if seq > last_seq]
+        events = [(text, view) for seq, text, view in live.recent if seq > last_seq]
         if len(events) != live.seq - last_seq:
             return None
-        return [json.loads(text) for text in events]
+        return [{**json.loads(text), "view": thawed_view(view)} for text, view in events]
 
     # -- entries of the log -------------------------------------------------------------------
 
@@ -497,12 +512,12 @@ class GameService:
         }
         if achievements:
             event["achievements"] = achievements
-        live.recent.append((seq, json.dumps(event)))
         # The sockets that asked for changes get them instead of the view (server/hub.py).
-        changes = None if live.last_view is None else changes_between(live.last_view, view)
+        changes, live.last_view = view_changes(live.last_view or {}, view)
+        head = compact_json({key: value for key, value in event.items() if key != "view"})
+        live.recent.append((seq, head, live.last_view))
         if changes is not None:
             event[CHANGES] = changes
-        live.last_view = view
         viewed = time.perf_counter()
         self.timing("view", (viewed - committed) * 1000)
         await self.publish(event, origin)
@@ -570,31 +585,69 @@ VOLATILE = frozenset({"elapsed_ms"})
 have been built at another moment)."""
 
 
+FrozenView = dict[str, str]
+"""A view kept to count the next changes from: each field as its JSON text, a list of more than
+one item as its items' texts each after a newline (compact JSON never holds one). A dict of
+strings is one object the garbage collector never tracks; the view itself (a dozen lists and
+dicts) lived the second until the game's next entry, long enough to reach the oldest
+generation, and a thousand of them a second brought a full collection every second or two at
+1 000 players (docs/performance.md, "The stalls at 1 000 players")."""
+
+
+def frozen_view(view: JSON) -> FrozenView:
+    """A view as :data:`FrozenView` (equal texts: equal values)."""
+    return {
+        key: "".join(["\n" + compact_json(item) for item in value])
+        if isinstance(value, list) and len(value) > 1
+        else compact_json(value)
+        for key, value in view.items()
+    }
+
+
+def thawed_view(frozen: FrozenView) -> JSON:
+    """The view that :func:`frozen_view` froze."""
+    return {
+        key: json.loads(f"[{text[1:].replace(chr(10), ',')}]" if text[:1] == "\n" else text)
+        for key, text in frozen.items()
+    }
+
+
 def changes_between(before: JSON, after: JSON) -> JSON | None:
     """What turns the view ``before`` into ``after`` (docs/protocol.md, "What changed"), or
-    ``None`` when it would not be smaller than ``after`` itself.
+    ``None`` when it would not be smaller than ``after`` itself (see :func:`view_changes`)."""
+    return view_changes(frozen_view(before), after)[0]
+
+
+def view_changes(before: FrozenView, after: JSON) -> tuple[JSON | None, FrozenView]:
+    """What turns the view ``before`` (frozen) into ``after``, or ``None`` when it would not be
+    smaller than ``after`` itself; and ``after`` frozen, to count the next changes from.
 
     ``{"fields": {...}}`` holds each top-level field that changed, with its new value; a list
     that kept its length and changed in fewer than half of its items goes into
     ``{"items": {field: {index: item}}}`` instead (a Cruel move changes two of twelve piles).
     """
-    if before.keys() != after.keys():
-        return None
+    now = frozen_view(after)
+    if before.keys() != now.keys():
+        return None, now
     fields: JSON = {}
     items: JSON = {}
-    for key, value in after.items():
-        old = before[key]
-        if key not in VOLATILE and old == value:
+    for key, text in now.items():
+        had = before[key]
+        if key not in VOLATILE and had == text:
             continue
-        if isinstance(value, list) and isinstance(old, list) and len(value) == len(old) > 1:
-            changed = {str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v}
-            if len(changed) * 2 < len(value):
-                items[key] = changed
-                continue
+        value = after[key]
+        if text.startswith("\n") and had.startswith("\n"):
+            old = had.split("\n")
+            if len(old) == len(value) + 1:
+                new = text.split("\n")
+                changed = {str(i - 1): value[i - 1] for i in range(1, len(new)) if old[i] != new[i]}
+                if len(changed) * 2 < len(value):
+                    items[key] = changed
+                    continue
         fields[key] = value
     if len(fields) == len(after):
-        return None
-    return {"fields": fields, "items": items} if items else {"fields": fields}
+        return None, now
+    return ({"fields": fields, "items": items} if items else {"fields": fields}), now
 
 
 async def _nobody_listens(_event: JSON, _origin: object) -> None:

@@ -81,6 +81,9 @@ class LogWriter:
             return
         self.timing("db_commit", (time.perf_counter() - began) * 1000)
         self.timing("batch_entries", len(batch))
+        if self.sqlite is not None:
+            while self.sqlite.checkpoints_ms:
+                self.timing("wal_checkpoint", self.sqlite.checkpoints_ms.pop(0))
         for _, _, done in batch:
             if not done.done():
                 done.set_result(None)

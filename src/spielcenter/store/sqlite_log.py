@@ -10,13 +10,20 @@ same stored values: the columns' own SQLAlchemy types turn the values into what 
 so every other reader sees rows as if SQLAlchemy wrote them).
 
 The connection is tuned as the engine's are (``store/db.py``); another writer holding the
-database makes this one wait (``busy_timeout``) in its thread, never the event loop.
+database makes this one wait (``busy_timeout``) in its thread, never the event loop. But it
+never checkpoints the write-ahead log itself: SQLite runs a checkpoint inside the ``COMMIT``
+that fills the log past 1 000 pages, copying them into the database and syncing it, and every
+entry of that batch waited for it (commits of up to 234 ms where the rest take 0.1 ms;
+docs/performance.md, "The stalls at 1 000 players"). A second thread with a connection of its
+own checkpoints instead, at most once every :data:`CHECKPOINT_EVERY_S` after a commit, while the
+commits go on (in WAL mode a checkpoint does not block the writer).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -35,6 +42,9 @@ PRAGMAS = (
     "PRAGMA busy_timeout=5000",
 )
 """As ``store/db.py`` sets them on every connection of the engine."""
+CHECKPOINT_EVERY_S = 1.0
+"""How often the checkpoint thread copies the write-ahead log into the database, at most (at
+1 000 entries a second the log grows by a few hundred pages a second)."""
 
 
 class SqliteLogAppender:
@@ -44,6 +54,12 @@ class SqliteLogAppender:
         self.path = path
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="spielcenter-log")
         self._connection: sqlite3.Connection | None = None
+        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="spielcenter-checkpoint")
+        self._checkpoint_connection: sqlite3.Connection | None = None
+        self._checkpoint_due = 0.0
+        self._checkpointing = False
+        self.checkpoints_ms: list[float] = []
+        """How long each checkpoint took (the server's latency trace takes them)."""
         self._entry_types = _processors(GameEntry, ENTRY_COLUMNS, dialect)
         self._dialect = dialect
         self._summary_types: dict[tuple[str, ...], list[Processor]] = {}
@@ -58,9 +74,15 @@ class SqliteLogAppender:
         statements = self._statements(entries)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._thread, self._write, statements)
+        now = time.monotonic()
+        if now >= self._checkpoint_due and not self._checkpointing:
+            self._checkpoint_due, self._checkpointing = now + CHECKPOINT_EVERY_S, True
+            self._checkpointer.submit(self._checkpoint)
 
     def close(self) -> None:
-        """Close the connection (in its thread) and stop the thread."""
+        """Close the connections (each in its thread) and stop the threads."""
+        self._checkpointer.submit(self._close_checkpointer).result()
+        self._checkpointer.shutdown()
         self._thread.submit(self._close).result()
         self._thread.shutdown()
 
@@ -69,14 +91,30 @@ class SqliteLogAppender:
             self._connection.close()
             self._connection = None
 
+    def _close_checkpointer(self) -> None:
+        if self._checkpoint_connection is not None:
+            self._checkpoint_connection.close()
+            self._checkpoint_connection = None
+
     def _open(self) -> sqlite3.Connection:
         if self._connection is None:
-            # Autocommit mode: the transaction is the explicit BEGIN ... COMMIT below.
-            connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            for pragma in PRAGMAS:
-                connection.execute(pragma)
-            self._connection = connection
+            self._connection = _connect(self.path)
         return self._connection
+
+    def _checkpoint(self) -> None:
+        """Copy what the write-ahead log holds into the database, beside the commits (PASSIVE:
+        it waits for no reader and no writer, and leaves what it cannot copy for the next)."""
+        began = time.perf_counter()
+        try:
+            if self._checkpoint_connection is None:
+                self._checkpoint_connection = _connect(self.path)
+            self._checkpoint_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            pass  # the next one tries again; a log not copied yet loses nothing
+        finally:
+            self.checkpoints_ms.append((time.perf_counter() - began) * 1000)
+            del self.checkpoints_ms[:-100]
+            self._checkpointing = False
 
     def _statements(self, entries: Sequence[tuple[NewEntry, dict[str, Any]]]) -> list[Statement]:
         """The batch as two statements of many rows each (per ``ROWS_PER_STATEMENT``), prepared
@@ -125,6 +163,16 @@ class SqliteLogAppender:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    """A connection tuned as the engine's, in autocommit mode (a transaction is an explicit
+    ``BEGIN`` … ``COMMIT``), that never checkpoints on its own."""
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in PRAGMAS:
+        connection.execute(pragma)
+    connection.execute("PRAGMA wal_autocheckpoint=0")
+    return connection
 
 
 Statement = tuple[str, list[Any]]
