@@ -11,6 +11,7 @@ search that tries every legal move and remembers positions, nothing else.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterator
 from itertools import combinations
@@ -167,15 +168,23 @@ class Referee:
         """Exhaustive: every legal move tried, positions remembered, nothing else."""
         seen: set[Node] = set()
         todo = [self.start]
-        while todo:
-            node = todo.pop()
-            if self.won(node):
-                return True
-            for _, after in self.moves(node):
-                if after not in seen:
-                    seen.add(after)
-                    todo.append(after)
-        return False
+        # A million remembered nodes would make the cyclic garbage collector walk them all,
+        # again and again, for cycles that plain tuples cannot form: it waits till the end.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while todo:
+                node = todo.pop()
+                if self.won(node):
+                    return True
+                for _, after in self.moves(node):
+                    if after not in seen:
+                        seen.add(after)
+                        todo.append(after)
+            return False
+        finally:
+            if collecting:
+                gc.enable()
 
 
 def projected(state: QuiltState, line: tuple[str, ...], suits: str) -> list[str]:
