@@ -22,12 +22,15 @@ typecheck: install
 unit: install
 	@./scripts/ensure-node.sh
 	@./scripts/ensure-services.sh
-	$(UV) run pytest -n 2 -m "not browser"
+	$(UV) run pytest -n 2 --dist worksteal -m "not browser"
 
 browser: install
 	@./scripts/ensure-chromium.sh
 	$(UV) run pytest -m browser
 
+# `--dist worksteal`: a worker that runs out of tests takes some of the other's queue, so one
+# long test near the end of the collection no longer leaves a core idle (`load` hands out
+# fixed batches).
 test: install
 	@./scripts/ensure-chromium.sh
 	@./scripts/ensure-node.sh
@@ -35,14 +38,14 @@ test: install
 	$(UV) run ruff check src tests bench
 	$(UV) run ruff format --check src tests bench
 	$(UV) run mypy
-	$(UV) run pytest -n 2 -m "not browser"
+	$(UV) run pytest -n 2 --dist worksteal -m "not browser"
 	# The browser tests run on their own: Playwright's sync API keeps an event loop in its worker.
-	$(UV) run pytest -n 2 -m browser
+	$(UV) run pytest -n 2 --dist worksteal -m browser
 
 # The README's screenshots: the browser tests write them into docs/screenshots only when asked.
 screenshots: install
 	@./scripts/ensure-chromium.sh
-	SPIELCENTER_SCREENSHOTS=1 $(UV) run pytest -n 2 -m browser
+	SPIELCENTER_SCREENSHOTS=1 $(UV) run pytest -n 2 --dist worksteal -m browser
 
 bench: install
 	$(UV) run python bench/engines.py

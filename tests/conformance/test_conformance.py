@@ -52,8 +52,12 @@ from spielcenter.games.log import REDO, UNDO, GameLog
 from spielcenter.server.websocket import MOVE_TEXT_MAX
 
 SECRET = b"conformance-secret"
-MOVE_LIMIT = {"cruel": 3000, "crazy-quilt": 3000, "speedquilt": 4000}
-"""Moves after which a random player stops (Cruel's redeals can go round for ever)."""
+MOVE_LIMIT = {"cruel": 300, "crazy-quilt": 3000, "speedquilt": 4000}
+"""Moves after which a random player stops (Cruel's redeals can go round for ever). Every random
+Cruel game of ``DEALS`` that ends does so within 91 moves; each of the others has its last
+choice by move 76 and then goes round with one legal move at a time (a card onto the next pile,
+the redeal that brings it back, the same card …). 300 moves go round that more than a hundred
+times; 3 000 went round it some 1 500 times, 97 % of the positions played, 20 s per variant."""
 
 OPTIONS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("speedquilt", "table"): [{"players": k} for k in (1, 2, 3, 4)],

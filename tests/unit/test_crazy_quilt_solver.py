@@ -41,8 +41,12 @@ def replay_from(state: QuiltState, moves: list[str]) -> QuiltState:
     return state
 
 
+@cache
 def brute_force_wins(state: QuiltState) -> bool:
-    """Whether ``state`` can be won: every legal move tried, positions remembered, nothing else."""
+    """Whether ``state`` can be won: every legal move tried, positions remembered, nothing else.
+
+    The answer is remembered per position: the solver's, the beams' and the knots' tests ask
+    about the same constructed positions, and a test process searches each of them once."""
     game = get_game("crazy-quilt", state.variant)
 
     @cache

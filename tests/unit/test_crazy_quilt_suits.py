@@ -11,6 +11,7 @@ search that tries every legal move and remembers positions, nothing else.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterator
 from itertools import combinations
@@ -70,6 +71,7 @@ class Referee:
         keep = self.keeps
         self.kept_cells = [c for c, card in enumerate(state.quilt) if card and keep(card)]
         self.ghost_cells = [c for c, card in enumerate(state.quilt) if card and not keep(card)]
+        self.taken: dict[tuple[tuple[Card | None, ...], int], tuple[Card | None, ...]] = {}
         self.start = Node(
             self.vanish(state.quilt),
             tuple(card for card in state.stock if keep(card)),
@@ -100,41 +102,54 @@ class Referee:
                 cells[cell] = None
             quilt = tuple(cells)
 
+    def take(self, quilt: tuple[Card | None, ...], cell: int) -> tuple[Card | None, ...]:
+        """The quilt after the card at ``cell`` left it and the ghosts it freed vanished
+        (remembered: a search meets the same few quilts under every stock and waste)."""
+        after = self.taken.get((quilt, cell))
+        if after is None:
+            after = self.vanish((*quilt[:cell], None, *quilt[cell + 1 :]))
+            self.taken[quilt, cell] = after
+        return after
+
     @staticmethod
-    def homes(card: Card, node: Node) -> Iterator[tuple[str, Node]]:
-        """The foundations ``card`` follows on, with the node after it went there."""
+    def homes(
+        card: Card, up: tuple[int, ...], down: tuple[int, ...]
+    ) -> Iterator[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+        """The foundations ``card`` follows on, with the foundation tops after it went there."""
         suit = SUITS.index(card.suit)
-        if node.up[suit] == card.rank - 1:
-            up = (*node.up[:suit], card.rank, *node.up[suit + 1 :])
-            yield "u", node._replace(up=up)
-        if node.down[suit] == card.rank + 1:
-            down = (*node.down[:suit], card.rank, *node.down[suit + 1 :])
-            yield "d", node._replace(down=down)
+        if up[suit] == card.rank - 1:
+            yield "u", (*up[:suit], card.rank, *up[suit + 1 :]), down
+        if down[suit] == card.rank + 1:
+            yield "d", up, (*down[:suit], card.rank, *down[suit + 1 :])
 
     def moves(self, node: Node) -> Iterator[tuple[str, Node]]:
-        """Every legal move of ``node`` in the engine's notation, with the node after it."""
-        if node.waste:
-            for mark, after in self.homes(node.waste[-1], node._replace(waste=node.waste[:-1])):
-                yield "w" + mark, after
+        """Every legal move of ``node`` in the engine's notation, with the node after it.
+
+        Deal 175's diamonds make 1.3 million nodes, so each is built at once from its parts
+        (not ``_replace``d field by field) and the quilt after a card left comes from ``take``.
+        """
+        quilt, stock, waste, up, down, left = node
+        top = waste[-1] if waste else None
+        if top:
+            for mark, ups, downs in self.homes(top, up, down):
+                yield "w" + mark, Node(quilt, stock, waste[:-1], ups, downs, left)
         for cell in self.kept_cells:
-            card = node.quilt[cell]
-            if card is None or not self.free(node.quilt, cell):
+            card = quilt[cell]
+            if card is None or not self.free(quilt, cell):
                 continue
-            gap = (*node.quilt[:cell], None, *node.quilt[cell + 1 :])
-            rest = node._replace(quilt=self.vanish(gap))
-            for mark, after in self.homes(card, rest):
-                yield CELL_NAMES[cell] + mark, after
-            top = node.waste[-1] if node.waste else None
+            rest = self.take(quilt, cell)
+            for mark, ups, downs in self.homes(card, up, down):
+                yield CELL_NAMES[cell] + mark, Node(rest, stock, waste, ups, downs, left)
             if (
                 top
                 and top.suit == card.suit
                 and ranks_touch(card.rank, top.rank, self.round_the_corner)
             ):
-                yield CELL_NAMES[cell] + "w", rest._replace(waste=(*node.waste, card))
-        if node.stock:
-            yield "s", node._replace(stock=node.stock[1:], waste=node.waste + node.stock[:1])
-        elif node.waste and node.left:
-            yield "r", node._replace(stock=node.waste, waste=(), left=node.left - 1)
+                yield CELL_NAMES[cell] + "w", Node(rest, stock, (*waste, card), up, down, left)
+        if stock:
+            yield "s", Node(quilt, stock[1:], (*waste, stock[0]), up, down, left)
+        elif waste and left:
+            yield "r", Node(quilt, waste, (), up, down, left - 1)
 
     @staticmethod
     def won(node: Node) -> bool:
@@ -153,15 +168,23 @@ class Referee:
         """Exhaustive: every legal move tried, positions remembered, nothing else."""
         seen: set[Node] = set()
         todo = [self.start]
-        while todo:
-            node = todo.pop()
-            if self.won(node):
-                return True
-            for _, after in self.moves(node):
-                if after not in seen:
-                    seen.add(after)
-                    todo.append(after)
-        return False
+        # A million remembered nodes would make the cyclic garbage collector walk them all,
+        # again and again, for cycles that plain tuples cannot form: it waits till the end.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while todo:
+                node = todo.pop()
+                if self.won(node):
+                    return True
+                for _, after in self.moves(node):
+                    if after not in seen:
+                        seen.add(after)
+                        todo.append(after)
+            return False
+        finally:
+            if collecting:
+                gc.enable()
 
 
 def projected(state: QuiltState, line: tuple[str, ...], suits: str) -> list[str]:
