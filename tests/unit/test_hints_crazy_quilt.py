@@ -16,7 +16,7 @@ import pytest
 from spielcenter.games import get_game
 from spielcenter.games.base import Status
 from spielcenter.games.crazy_quilt import QuiltState
-from spielcenter.solvers.crazy_quilt_honest import known_position, play_honestly, rule_of_thumb
+from spielcenter.solvers.crazy_quilt_honest import guarded_move, known_position, play_honestly
 from spielcenter.solvers.crazy_quilt_search import solve_position
 from spielcenter.solvers.hints import QUILT_HINT_NODE_BUDGET, remembered_stock
 from spielcenter.solvers.registry import hint
@@ -123,7 +123,7 @@ def test_with_a_history_the_hint_is_the_same_whatever_the_stock_order_in_the_sta
 # -- what the hint says ---------------------------------------------------------------------------
 
 
-def test_before_a_redeal_the_hint_is_the_honest_players_rule_of_thumb():
+def test_before_a_redeal_the_hint_is_the_honest_players_guarded_rule_of_thumb():
     game = get_game("crazy-quilt")
     before = [(state, moves) for state, moves in positions(6, "classic") if "r" not in moves]
     assert len(before) >= 10
@@ -131,7 +131,7 @@ def test_before_a_redeal_the_hint_is_the_honest_players_rule_of_thumb():
         view = game.view_for(state, 0)
         given = hint(game, state, moves)
         assert given.verdict == "unknown"
-        assert given.move in (view["legal"] if len(view["legal"]) == 1 else [rule_of_thumb(view)])
+        assert given.move in (view["legal"] if len(view["legal"]) == 1 else [guarded_move(view)])
 
 
 def test_after_a_redeal_a_winnable_hint_is_the_first_move_of_a_winning_line():
