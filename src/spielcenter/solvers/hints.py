@@ -31,7 +31,7 @@ from spielcenter.games.cards import Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, REDEAL, STOCK
 from spielcenter.games.cruel import Cruel, CruelState
 
-from .crazy_quilt_honest import cards_freed, guarded_move, known_position
+from .crazy_quilt_honest import cards_freed, guarded_move, known_position, rule_of_thumb
 from .crazy_quilt_search import solve_position
 from .cruel import solve
 
@@ -208,7 +208,10 @@ def quilt_hint(
 
 
 def _quilt_reason(view: JSON, move: str) -> str:
-    """The i18n key that says why the rule of thumb chose ``move``."""
+    """The i18n key that says why the guarded rule of thumb chose ``move``."""
+    if len(view["legal"]) > 1 and move != rule_of_thumb(view):
+        # The guard overruled the rule: its move leaves the redeal open for more stock orders.
+        return "hint.quilt.keeps_redeal_open"
     if move in (STOCK, REDEAL):
         return "hint.quilt.turn" if move == STOCK else "hint.quilt.redeal"
     if move[-1] in ("u", "d"):
