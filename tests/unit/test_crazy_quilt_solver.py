@@ -22,12 +22,15 @@ from spielcenter.solvers.crazy_quilt import Verdict, solve
 from spielcenter.solvers.crazy_quilt_honest import (
     HonestPlayer,
     cards_freed,
+    guarded_move,
     play_honestly,
     rule_of_thumb,
+    stock_samples,
     visible_state,
 )
 from spielcenter.solvers.crazy_quilt_last_pass import buried
 from spielcenter.solvers.crazy_quilt_position import position_of
+from spielcenter.solvers.crazy_quilt_relaxed import clearable
 from spielcenter.solvers.crazy_quilt_search import decide
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -411,6 +414,66 @@ def test_the_honest_player_decides_alike_until_the_stocks_show_a_difference(deal
         if turns == differ + 1:
             break
     assert turns == differ + 1
+
+
+def first_pass(deal: int, variant: str = "classic") -> list[QuiltState]:
+    """The positions of the honest player's game of ``deal`` before its first redeal."""
+    game = get_game("crazy-quilt", variant)
+    state, out = game.start(deal), []
+    for move in honest_moves(state):
+        out.append(state)
+        if move == "r":
+            break
+        state = game.play(state, move)
+    return out
+
+
+@pytest.mark.parametrize("deal", [4, 12])
+def test_the_stock_samples_hold_the_stocks_cards_in_orders_drawn_without_looking_at_it(deal: int):
+    # The guard's stock orders come from the view alone: the same cards as the real stock, and
+    # the same orders (so the same move) whatever order the real stock is in.
+    rng = random.Random(deal)
+    compared = 0
+    for state in first_pass(deal)[::6]:
+        stock = list(state.stock)
+        rng.shuffle(stock)
+        other = with_stock(state, tuple(stock))
+        game = get_game("crazy-quilt", state.variant)
+        view, other_view = game.view_for(state, 0), game.view_for(other, 0)
+        samples = stock_samples(view)
+        assert all(sorted(sample) == sorted(state.stock) for sample in samples)
+        assert stock_samples(other_view) == samples
+        assert guarded_move(other_view) == guarded_move(view)
+        compared += 1
+    assert compared >= 5
+
+
+def relaxed_count(state: QuiltState, move: str, samples: list[tuple[Card, ...]]) -> int:
+    """For how many stock orders the relaxed game across the redeal clears after ``move``."""
+    game = get_game("crazy-quilt", state.variant)
+    count = 0
+    for sample in samples:
+        after = game.play(with_stock(state, sample), move)
+        waste = bytes(encode_card(card) for card in after.waste)
+        stock = bytes(encode_card(card) for card in after.stock)
+        count += clearable(waste, stock, (*after.up, *after.down), after.redeals_left, 5)[0]
+    return count
+
+
+def test_the_guard_leaves_the_rule_of_thumb_only_for_a_move_that_keeps_the_redeal_open_more():
+    # A failed relaxed check proves the game lost for that stock order; the guard trades the rule
+    # of thumb's move for another only when the other fails for fewer of the orders it drew.
+    changed = 0
+    for deal in range(1, 4):
+        for state in first_pass(deal):
+            view = get_game("crazy-quilt", state.variant).view_for(state, 0)
+            guarded, plain = guarded_move(view), rule_of_thumb(view)
+            assert guarded is not None and plain is not None
+            if guarded != plain:
+                samples = stock_samples(view)
+                assert relaxed_count(state, guarded, samples) > relaxed_count(state, plain, samples)
+                changed += 1
+    assert changed > 0
 
 
 def test_after_a_redeal_the_honest_player_knows_the_stock_it_turned_over() -> None:

@@ -16,7 +16,12 @@ import pytest
 from spielcenter.games import get_game
 from spielcenter.games.base import Status
 from spielcenter.games.crazy_quilt import QuiltState
-from spielcenter.solvers.crazy_quilt_honest import known_position, play_honestly, rule_of_thumb
+from spielcenter.solvers.crazy_quilt_honest import (
+    guarded_move,
+    known_position,
+    play_honestly,
+    rule_of_thumb,
+)
 from spielcenter.solvers.crazy_quilt_search import solve_position
 from spielcenter.solvers.hints import QUILT_HINT_NODE_BUDGET, remembered_stock
 from spielcenter.solvers.registry import hint
@@ -123,7 +128,7 @@ def test_with_a_history_the_hint_is_the_same_whatever_the_stock_order_in_the_sta
 # -- what the hint says ---------------------------------------------------------------------------
 
 
-def test_before_a_redeal_the_hint_is_the_honest_players_rule_of_thumb():
+def test_before_a_redeal_the_hint_is_the_honest_players_guarded_rule_of_thumb():
     game = get_game("crazy-quilt")
     before = [(state, moves) for state, moves in positions(6, "classic") if "r" not in moves]
     assert len(before) >= 10
@@ -131,7 +136,26 @@ def test_before_a_redeal_the_hint_is_the_honest_players_rule_of_thumb():
         view = game.view_for(state, 0)
         given = hint(game, state, moves)
         assert given.verdict == "unknown"
-        assert given.move in (view["legal"] if len(view["legal"]) == 1 else [rule_of_thumb(view)])
+        assert given.move in (view["legal"] if len(view["legal"]) == 1 else [guarded_move(view)])
+
+
+def test_a_hint_that_overrules_the_rule_of_thumb_says_it_keeps_the_redeal_open():
+    # The guard trades the obvious move for one after which the relaxed game across the redeal
+    # stays clearable for more of the stock orders the player cannot tell apart; the text says so.
+    game = get_game("crazy-quilt")
+    overruled = 0
+    for deal in range(1, 4):
+        for state, moves in positions(deal, "classic"):
+            if "r" in moves:
+                break
+            view = game.view_for(state, 0)
+            given = hint(game, state, moves)
+            if len(view["legal"]) > 1 and given.move != rule_of_thumb(view):
+                assert given.text_key == "hint.quilt.keeps_redeal_open"
+                overruled += 1
+            else:
+                assert given.text_key != "hint.quilt.keeps_redeal_open"
+    assert overruled > 0
 
 
 def test_after_a_redeal_a_winnable_hint_is_the_first_move_of_a_winning_line():

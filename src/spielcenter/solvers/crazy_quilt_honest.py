@@ -8,17 +8,21 @@ stock order, as an attentive player does, and asks the thoughtful solver
 (:mod:`spielcenter.solvers.crazy_quilt_search`) for a winning line from what it knows.
 
 Before the first redeal (and whenever the solver finds no win in its budget) it plays by
-:func:`rule_of_thumb`.
+:func:`guarded_move`: the move of :func:`rule_of_thumb`, unless another legal move keeps the
+relaxed game across the redeal clearable for more of the stock orders it cannot tell apart
+(:func:`stock_samples`, drawn from the cards it has not seen, seeded by what it sees).
 """
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from spielcenter.games.base import JSON, Status
-from spielcenter.games.cards import RANKS, SUITS, Card
+from spielcenter.games.cards import RANKS, SUITS, Card, standard_deck
 from spielcenter.games.crazy_quilt import (
     CELL_INDEX,
     CELLS,
@@ -26,17 +30,28 @@ from spielcenter.games.crazy_quilt import (
     SECOND_REDEAL,
     SHORT_ENDS,
     QuiltState,
+    apply_move,
     auto_moves,
     is_available,
     make,
+    parse_move,
 )
 from spielcenter.solvers.codes import encode_card
 from spielcenter.solvers.crazy_quilt_last_pass import buried
 from spielcenter.solvers.crazy_quilt_position import Position
+from spielcenter.solvers.crazy_quilt_relaxed import clearable
 from spielcenter.solvers.crazy_quilt_search import solve_position
 
 HONEST_NODE_BUDGET: Final = 50_000
 """Positions the solver may search each time the player comes to know the whole stock."""
+
+STOCK_SAMPLES: Final = 8
+"""Stock orders :func:`guarded_move` draws from the unseen cards to weigh its moves."""
+
+GUARD_CHECK_BUDGET: Final = 5
+"""Assignment nodes one relaxed check of :func:`guarded_move` may use (then: benefit of the
+doubt). The long piles early in a deal are nearly all clearable and dear to decide; the checks
+that change a move are those near the redeal, decided at the first node or two."""
 
 
 def visible_state(view: JSON) -> QuiltState:
@@ -115,6 +130,77 @@ def rule_of_thumb(view: JSON) -> str | None:
     return legal[0]
 
 
+def unseen_cards(state: QuiltState) -> list[Card]:
+    """The cards of the face-down stock as a set (sorted): both decks less every card in sight.
+
+    Every card not in the quilt, on the waste or on a foundation is in the stock; which card
+    lies where in it is exactly what the player does not know.
+    """
+    pool = Counter(standard_deck()) + Counter(standard_deck())
+    pool.subtract(card for card in state.quilt if card is not None)
+    pool.subtract(state.waste)
+    for index, suit in enumerate(SUITS):
+        pool.subtract(Card(rank, suit) for rank in range(1, state.up[index] + 1))
+        pool.subtract(Card(rank, suit) for rank in range(state.down[index], 14))
+    return sorted(pool.elements())
+
+
+def stock_samples(view: JSON, count: int = STOCK_SAMPLES) -> list[tuple[Card, ...]]:
+    """``count`` stock orders the player cannot tell from the true one, drawn from the unseen
+    cards by a generator seeded with the view alone: the same view gives the same samples,
+    whatever order the stock really is in."""
+    state = visible_state(view)
+    cards = unseen_cards(state)
+    seed = repr((view["deal"], view["quilt"], view["waste"], view["foundations"], len(cards)))
+    rng = random.Random(seed)
+    samples = []
+    for _ in range(count):
+        rng.shuffle(cards)
+        samples.append(tuple(cards))
+    return samples
+
+
+def guarded_move(
+    view: JSON, known_stock: Sequence[Card] | None = None, samples: int = STOCK_SAMPLES
+) -> str | None:
+    """The rule of thumb's move, unless another move keeps the redeal's game open more often.
+
+    For each legal move, count the stock orders (``known_stock`` once the player knows it, else
+    :func:`stock_samples`) after which the relaxed game across the redeal
+    (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`: every quilt card free, only
+    the stock and the waste binding) can still found every card. A failed check proves the game
+    lost for that order, so a move that fails for fewer orders is kept from a cheap but wrong
+    trade: a card founded on the foundation its twin in the stock needed, a card built onto the
+    waste over cards the last pass must reach. Ties go to :func:`rule_of_thumb`; safe foundation
+    moves and positions without a redeal left are the rule's alone.
+    """
+    chosen = rule_of_thumb(view)
+    legal: list[str] = list(view["legal"])
+    state = visible_state(view)
+    if chosen is None or len(legal) <= 1 or state.redeals_left == 0 or auto_moves(state):
+        return chosen
+    stocks = [tuple(known_stock)] if known_stock is not None else stock_samples(view, samples)
+    score = {move: _clearable_after(state, move, stocks) for move in legal}
+    best = max(score.values())
+    if score[chosen] == best:
+        return chosen
+    kept = [move for move in legal if score[move] == best]
+    return kept[0] if len(kept) == 1 else rule_of_thumb({**view, "legal": kept})
+
+
+def _clearable_after(state: QuiltState, move: str, stocks: Sequence[tuple[Card, ...]]) -> int:
+    """For how many of ``stocks`` the relaxed game is clearable after ``move``."""
+    played = parse_move(move)
+    count = 0
+    for stock in stocks:
+        after = apply_move(replace(state, stock=stock), played)
+        fnd = (*after.up, *after.down)
+        waste = bytes(encode_card(card) for card in after.waste)
+        pile = bytes(encode_card(card) for card in after.stock)
+        count += clearable(waste, pile, fnd, after.redeals_left, GUARD_CHECK_BUDGET)[0]
+    return count
+
+
 def _worth_building(state: QuiltState, cell: int) -> bool:
     """A quilt card goes onto the waste only when that frees another quilt card.
 
@@ -169,7 +255,7 @@ class HonestPlayer:
         """The next move for the position shown in ``view``; ``None`` when none is legal."""
         if self.known_stock is not None and len(self.known_stock) != view["stock_count"]:
             self.known_stock, self.plan = None, []  # not our own game any more: forget
-        move = self._planned(view) or rule_of_thumb(view)
+        move = self._planned(view) or guarded_move(view, self.known_stock)
         self._remember(view, move)
         return move
 

@@ -15,8 +15,9 @@ moves played — how far to undo.
   ``game.view_for(state, 0)`` (what the player sees) and, given the moves played, at the views
   along them: after a redeal the player knows the stock (the waste it turned over), and the
   solver looks for a winning line from what it knows. Before that, the honest player's rules of
-  thumb: safe foundation moves, other foundation moves, building on the waste where that frees
-  quilt cards or lets another follow, turning a stock card, the redeal.
+  thumb (safe foundation moves, other foundation moves, building on the waste where that frees
+  quilt cards, turning a stock card, the redeal), guarded by the relaxed game across the redeal
+  on stock orders drawn from the unseen cards.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from spielcenter.games.cards import Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, REDEAL, STOCK
 from spielcenter.games.cruel import Cruel, CruelState
 
-from .crazy_quilt_honest import cards_freed, known_position, rule_of_thumb
+from .crazy_quilt_honest import cards_freed, guarded_move, known_position, rule_of_thumb
 from .crazy_quilt_search import solve_position
 from .cruel import solve
 
@@ -182,8 +183,8 @@ def quilt_hint(
 
     With the stock known (after a redeal) the solver looks for a winning line from what the
     player knows: its first move keeps the game winnable. Otherwise, as the honest player does,
-    :func:`rule_of_thumb` chooses (a lone legal move needs no rule); ``lost`` when the solver
-    proved that no winning line is left.
+    :func:`~spielcenter.solvers.crazy_quilt_honest.guarded_move` chooses (a lone legal move needs
+    no rule); ``lost`` when the solver proved that no winning line is left.
     """
     legal: list[str] = list(view.get("legal", []))
     if view.get("status") == Status.WON.value:
@@ -199,7 +200,7 @@ def quilt_hint(
         if verdict.result == "won" and verdict.moves and verdict.moves[0] in legal:
             return Hint(verdict.moves[0], "winnable", "hint.quilt.keeps_winnable")
         lost = verdict.result == "lost"
-    move = legal[0] if len(legal) == 1 else rule_of_thumb(view)
+    move = legal[0] if len(legal) == 1 else guarded_move(view, known_stock)
     assert move is not None  # there is a legal move
     if lost:
         return Hint(move, "lost", "hint.quilt.no_winning_line")
@@ -207,7 +208,10 @@ def quilt_hint(
 
 
 def _quilt_reason(view: JSON, move: str) -> str:
-    """The i18n key that says why the rule of thumb chose ``move``."""
+    """The i18n key that says why the guarded rule of thumb chose ``move``."""
+    if len(view["legal"]) > 1 and move != rule_of_thumb(view):
+        # The guard overruled the rule: its move leaves the redeal open for more stock orders.
+        return "hint.quilt.keeps_redeal_open"
     if move in (STOCK, REDEAL):
         return "hint.quilt.turn" if move == STOCK else "hint.quilt.redeal"
     if move[-1] in ("u", "d"):
