@@ -24,7 +24,7 @@ from .speedquilt_ui import (
     wait_for_mine,
     wait_for_my_turn,
 )
-from .ui import DESKTOP, PHONE, PageFactory
+from .ui import DESKTOP, PHONE, PageFactory, client_module
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +48,9 @@ def patient_expectations() -> Iterator[None]:
 DRAW_CATALOGUE_JS = """async () => {
   // Every block of the catalogue drawn by the page's own code into a strip of cards; each
   // remnant finished with the dot of its chosen colour (the dot sits beside the scoring line).
+  // The cards are drawn on the start page, so the Speedquilt screens' sheet is loaded first,
+  // as a Speedquilt screen does when it opens (js/styles.js).
+  await (await import('STYLES_MODULE')).loadStyles(['speedquilt']);
   const blocks = await import('/static/js/speedquilt-blocks.js');
   await blocks.loadCatalogue();
   const catalogue = await (await fetch('/static/speedquilt-catalogue.json')).json();
@@ -60,7 +63,7 @@ DRAW_CATALOGUE_JS = """async () => {
     strip.append(blocks.blockSvg(id, null, opts));
   }
   return Object.keys(catalogue).length;
-}"""
+}""".replace("STYLES_MODULE", client_module("styles.js"))
 
 LABELS_OUTSIDE_JS = """() => {
   // In the card's own units: the scoring line must lie inside the frame's inner edge, below the
