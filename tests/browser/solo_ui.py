@@ -13,6 +13,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.protocol import apply_changes
+
 from .speedquilt_ui import (
     MAX_STEPS,
     STEP_TIMEOUT_MS,
@@ -107,16 +109,6 @@ def record_frames(page: Page) -> list[dict[str, Any]]:
 
     page.on("websocket", watch)
     return frames
-
-
-def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """The view after an event's changes: whole fields, then single items of lists."""
-    after = {**view, **changes["fields"]}
-    for name, items in changes.get("items", {}).items():
-        after[name] = list(view[name])
-        for index, item in items.items():
-            after[name][int(index)] = item
-    return after
 
 
 def settle(page: Page) -> None:

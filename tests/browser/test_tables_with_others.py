@@ -301,9 +301,9 @@ def test_the_lobby_fits_a_phone(open_page: PageFactory, screenshots: Path) -> No
     anna.screenshot(path=str(screenshots / "tables-lobby-phone.png"), full_page=True)
 
 
-def test_a_line_typed_while_the_chat_redraws_is_still_sent(open_page: PageFactory) -> None:
-    """The chat panel is redrawn when a line arrives; what she typed at that moment (into the
-    field being replaced) is what she sends, not an empty line (a CI failure of 6 December)."""
+def anna_and_bea_at_one_table(open_page: PageFactory) -> tuple[Page, Page]:
+    """Anna (German) makes a table for two people, without clocks; Bea (English) follows its
+    link and joins: both pages show the one table."""
     anna = open_page(locale="de-DE")
     bea = open_page(locale="en-GB")
     open_lobby(anna)
@@ -311,6 +311,13 @@ def test_a_line_typed_while_the_chat_redraws_is_still_sent(open_page: PageFactor
     bea.goto(link)
     bea.locator(".lobby-waiting .join-table").click()
     assert wait_for_table(bea) == wait_for_table(anna)
+    return anna, bea
+
+
+def test_a_line_typed_while_the_chat_redraws_is_still_sent(open_page: PageFactory) -> None:
+    """The chat panel is redrawn when a line arrives; what she typed at that moment (into the
+    field being replaced) is what she sends, not an empty line (a CI failure of 6 December)."""
+    anna, bea = anna_and_bea_at_one_table(open_page)
     field = bea.locator(".chat-form input[name=chat]").element_handle()
     chat(anna, "Hallo Bea")
     expect(bea.locator(".sq-chat .chat-lines li")).to_have_count(1)
@@ -329,13 +336,7 @@ def test_a_line_typed_while_the_chat_redraws_is_still_sent(open_page: PageFactor
 def test_her_cursor_stays_in_the_chat_field_when_a_line_arrives(open_page: PageFactory) -> None:
     """She is typing when Anna's line arrives and redraws the table: the cursor stays in the
     chat field, so the rest of what she types (and her Enter) goes into the chat."""
-    anna = open_page(locale="de-DE")
-    bea = open_page(locale="en-GB")
-    open_lobby(anna)
-    link = create_table(anna, ["person"], think="null", giving="null")
-    bea.goto(link)
-    bea.locator(".lobby-waiting .join-table").click()
-    assert wait_for_table(bea) == wait_for_table(anna)
+    anna, bea = anna_and_bea_at_one_table(open_page)
     bea.locator(".chat-form input[name=chat]").click()
     bea.keyboard.type("Hi ")
     chat(anna, "Hallo Bea")

@@ -15,6 +15,7 @@ from spielcenter.games.base import Status
 from spielcenter.server.websocket import MOVE_TEXT_MAX
 from spielcenter.services.games import RECENT_EVENTS
 from spielcenter.settings import Settings
+from tests.protocol import apply_changes
 
 from .conftest import database_rows, new_game
 from .ladder import line_to
@@ -409,13 +410,3 @@ def test_a_reconnect_of_a_socket_that_asks_for_changes_gets_whole_views(
     assert [m["seq"] for m in missed] == [2, 3]
     assert all("changes" not in m for m in missed)
     assert missed[-1]["view"]["moves_made"] == last["seq"]
-
-
-def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """docs/protocol.md, "What changed": whole fields, then single items of lists."""
-    after = {**view, **changes["fields"]}
-    for name, items in changes.get("items", {}).items():
-        after[name] = list(view[name])
-        for index, item in items.items():
-            after[name][int(index)] = item
-    return after

@@ -11,15 +11,7 @@ from typing import Any
 from spielcenter.games.base import get_game
 from spielcenter.services.common import compact_json
 from spielcenter.services.games import changes_between, frozen_view, thawed_view, view_changes
-
-
-def apply(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    after = {**view, **changes["fields"]}
-    for name, items in changes.get("items", {}).items():
-        after[name] = list(view[name])
-        for index, item in items.items():
-            after[name][int(index)] = item
-    return after
+from tests.protocol import apply_changes
 
 
 def cruel_views() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -35,7 +27,7 @@ def test_the_changes_turn_the_view_before_into_the_view_after() -> None:
     before, after = cruel_views()
     changes = changes_between(before, after)
     assert changes is not None
-    assert apply(before, changes) == after
+    assert apply_changes(before, changes) == after
 
 
 def test_a_list_that_kept_its_length_sends_only_the_items_that_changed() -> None:
