@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import random
 
-from spielcenter.games.cards import ACE, KING, SUITS, Card
+from spielcenter.games.cards import ACE, KING, Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, CELLS, SHORT_ENDS, SIZE, QuiltState, make
 from spielcenter.solvers.crazy_quilt import solve
 from spielcenter.solvers.crazy_quilt_knots import describe, knot, knot_proof
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.winnable import winnable_deals
 
-from .test_crazy_quilt_solver import brute_force_wins
+from .test_crazy_quilt_solver import brute_force_wins, open_ends
 
 SEEDS = range(1_500)
 """The small positions the proof is checked on (about one in a hundred has a knot)."""
@@ -47,19 +47,7 @@ def full_patch_position(seed: int) -> QuiltState:
     middle card lies between others): each suit leaves its top few up-cards and bottom few
     down-cards out, nine of them in the patch, the rest in the stock and the waste."""
     rng = random.Random(seed)
-    loose: list[Card] = []
-    up: list[int] = []
-    down: list[int] = []
-    budget = 11
-    for suit in SUITS:
-        open_up = rng.randint(0, min(3, budget))
-        open_down = rng.randint(0, min(3, budget - open_up))
-        budget -= open_up + open_down
-        up.append(KING - open_up)
-        down.append(ACE + open_down)
-        loose += [Card(rank, suit) for rank in range(KING - open_up + 1, KING + 1)]
-        loose += [Card(rank, suit) for rank in range(ACE, ACE + open_down)]
-    rng.shuffle(loose)
+    loose, up, down = open_ends(rng, 11)
     in_quilt = min(len(loose), 9)
     in_stock = rng.randint(0, len(loose) - in_quilt)
     row, column = rng.randint(1, SIZE - 4), rng.randint(1, SIZE - 4)

@@ -62,6 +62,24 @@ def brute_force_wins(state: QuiltState) -> bool:
     return wins(state)
 
 
+def open_ends(rng: random.Random, budget: int) -> tuple[list[Card], list[int], list[int]]:
+    """Each suit leaves its top few up-cards and bottom few down-cards out of the foundations,
+    ``budget`` cards in all at most: those cards shuffled, and the foundations' up and down."""
+    loose: list[Card] = []
+    up: list[int] = []
+    down: list[int] = []
+    for suit in SUITS:
+        open_up = rng.randint(0, min(3, budget))
+        open_down = rng.randint(0, min(3, budget - open_up))
+        budget -= open_up + open_down
+        up.append(KING - open_up)
+        down.append(ACE + open_down)
+        loose += [Card(rank, suit) for rank in range(KING - open_up + 1, KING + 1)]
+        loose += [Card(rank, suit) for rank in range(ACE, ACE + open_down)]
+    rng.shuffle(loose)
+    return loose, up, down
+
+
 def constructed_end_position(seed: int) -> QuiltState:
     """A small end position: a few cards left in the quilt, the stock and the waste.
 
@@ -72,19 +90,7 @@ def constructed_end_position(seed: int) -> QuiltState:
     rng = random.Random(seed)
     variant = rng.choice(VARIANTS)
     redeals = 2 if "second-redeal" in variant else 1
-    loose: list[Card] = []
-    up: list[int] = []
-    down: list[int] = []
-    budget = rng.randint(4, 10)
-    for suit in SUITS:
-        open_up = rng.randint(0, min(3, budget))
-        open_down = rng.randint(0, min(3, budget - open_up))
-        budget -= open_up + open_down
-        up.append(KING - open_up)
-        down.append(ACE + open_down)
-        loose += [Card(rank, suit) for rank in range(KING - open_up + 1, KING + 1)]
-        loose += [Card(rank, suit) for rank in range(ACE, ACE + open_down)]
-    rng.shuffle(loose)
+    loose, up, down = open_ends(rng, rng.randint(4, 10))
     in_quilt = rng.randint(0, min(len(loose), 9))
     in_stock = rng.randint(0, len(loose) - in_quilt)
     row, column = rng.randint(0, SIZE - 3), rng.randint(0, SIZE - 3)
