@@ -21,6 +21,7 @@ import pytest
 
 from spielcenter.cli import main
 from spielcenter.cli.solve import EXIT_LOST
+from spielcenter.games import Status, get_game
 from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import (
     CELL_INDEX,
@@ -36,10 +37,16 @@ from spielcenter.games.crazy_quilt import (
 )
 from spielcenter.solvers.crazy_quilt import solve
 from spielcenter.solvers.crazy_quilt_position import position_of
+from spielcenter.solvers.crazy_quilt_search import decide
 from spielcenter.solvers.crazy_quilt_suits import alone, decide_alone, lost_alone
 from spielcenter.solvers.winnable import winnable_deals
 
-from .test_crazy_quilt_solver import constructed_end_position, crossing_end_position
+from .test_crazy_quilt_solver import (
+    brute_force_wins,
+    constructed_end_position,
+    crossing_end_position,
+    replay_from,
+)
 
 PROOF_175 = "the diamonds alone cannot all be founded, even with every other card out of their way"
 """The proof of deal 175's loss, as `solve` and the command line give it."""
@@ -314,3 +321,71 @@ def test_the_json_answer_carries_the_proof(capsys: pytest.CaptureFixture[str]) -
 def test_a_bad_suit_gets_a_clear_error() -> None:
     with pytest.raises(ValueError, match="no suit 'X'"):
         alone(position_of(make("classic").start(1)), "X")
+
+
+# -- a position is lost when one of its suits alone is lost -----------------------------------
+
+
+class WallReferee(Referee):
+    """A deliberately broken smaller game: the other suits' quilt cards stay where they lie for
+    good (walls) instead of leaving as soon as a short end is free (ghosts)."""
+
+    def vanish(self, quilt: tuple[Card | None, ...]) -> tuple[Card | None, ...]:
+        return quilt
+
+
+def open_suits(state: QuiltState) -> str:
+    """The suits whose foundations are not complete."""
+    return "".join(
+        suit
+        for suit, up, down in zip(SUITS, state.up, state.down, strict=True)
+        if up != KING or down != ACE
+    )
+
+
+def test_in_a_won_position_every_suit_alone_is_won_and_walls_would_lose_some() -> None:
+    """Rule: from any position, a winning line with the other suits' moves dropped wins each
+    suit alone, so a position with a suit lost alone is lost. The broken smaller game, where the
+    other suits' cards never get out of the way, loses suits of positions that can be won: a
+    search that dropped positions by it would turn wins into losses, and the test below would
+    catch it."""
+    walls_lose = 0
+    for seed in range(120):
+        state = constructed_end_position(seed)
+        if not brute_force_wins(state) or len(open_suits(state)) < 2:
+            continue
+        for suit in open_suits(state):
+            assert Referee(state, suit).wins(), (seed, suit)
+            walls_lose += not WallReferee(state, suit).wins()
+    assert walls_lose >= 5
+
+
+def test_a_search_dropping_positions_whose_suit_alone_is_lost_agrees_with_brute_force() -> None:
+    """Rule: dropping a position whose suit alone is lost never turns a win into a loss; the
+    verdicts equal the brute force over the engine's own moves, and every win replays. (The
+    won positions among these are the ones where the broken smaller game above loses a suit.)"""
+    dropped = 0
+    for seed in range(120):
+        state = constructed_end_position(seed)
+        splits: dict[bytes, bool] = {}
+        verdict, _ = decide(position_of(state), 10**6, None, False, set(), None, 10**5, splits)
+        assert verdict.result == ("won" if brute_force_wins(state) else "lost"), seed
+        if verdict.result == "won":
+            game = get_game("crazy-quilt", state.variant)
+            assert game.status(replay_from(state, verdict.moves)) is Status.WON, seed
+        dropped += sum(splits.values())
+    assert dropped >= 5  # the rule dropped positions, so the comparison tested it
+
+
+@pytest.mark.parametrize("suits", ["SH", "DC", "SDC"])
+def test_a_smaller_game_searched_with_its_suits_split_agrees_with_the_referee(suits: str) -> None:
+    """The same rule inside a smaller game (how the pairs of the hard deals are searched): a
+    suit of the kept ones, alone, is a smaller game of the smaller game."""
+    for seed in range(60):
+        state = constructed_end_position(seed)
+        position = alone(position_of(state), suits)
+        verdict, _ = decide(position, 10**6, None, True, set(), None, 10**5)
+        referee = Referee(state, suits)
+        assert verdict.result == ("won" if referee.wins() else "lost"), (seed, suits)
+        if verdict.result == "won":
+            assert referee.won(referee.replay(verdict.moves)), (seed, suits)

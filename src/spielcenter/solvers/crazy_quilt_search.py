@@ -79,6 +79,12 @@ class Search:
     """Nodes one of those checks may use (benefit of the doubt after that)."""
     ghosts: int = 0
     """Cells that empty themselves as soon as they are available (:attr:`Position.ghosts`)."""
+    split_budget: int = 0
+    """When positive, a position is also dead when one of its unfinished suits alone (every
+    other quilt card a ghost, :mod:`~spielcenter.solvers.crazy_quilt_suits`) is proven lost by a
+    search of at most this many positions: :meth:`suit_alone_lost`."""
+    split_known: dict[bytes, bool] = field(default_factory=dict)
+    """The answers of those searches so far, by suit and the suit's own position."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
@@ -264,8 +270,63 @@ class Search:
         after each turn step), or the one across the last redeal (with one redeal left)."""
         if left == 0 and (turned or not waste):
             return not self._relaxed(gone, stock, waste, fnd, left)
-        if left == 1 and self.across_redeal:
-            return not self.relaxed_clears(stock, waste, fnd)
+        if left == 1 and self.across_redeal and not self.relaxed_clears(stock, waste, fnd):
+            return True
+        return self.split_budget > 0 and self.suit_alone_lost(gone, stock, waste, fnd, left)
+
+    def suit_alone_lost(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
+        """Whether one unfinished suit of the position, alone, is proven lost.
+
+        The suit alone is the position's smaller game (:func:`spielcenter.solvers.crazy_quilt_suits
+        .alone`): every line from the position, the other suits' moves dropped, is a line of it,
+        so its loss is the position's. Only asked when two or more suits are unfinished (with
+        one, the suit alone is the position itself). Each suit's game is searched once: its key
+        is the suit's own position (the quilt after the ghosts vanished, its stock, waste and
+        foundations), which many positions of the larger game share.
+        """
+        open_suits = [s for s in range(4) if fnd[s] != KING or fnd[4 + s] != ACE]
+        if len(open_suits) < 2:
+            return False
+        for suit in open_suits:
+            ghosts = self.ghosts
+            cards = bytearray(self.cards)
+            for cell, code in enumerate(self.cards):
+                if code and code >> 4 != suit:
+                    cards[cell] = 0
+                    if not gone >> cell & 1:
+                        ghosts |= bit(cell)
+            after, _ = vanish(gone, available(gone), ghosts)
+            own_stock = bytes(code for code in stock if code >> 4 == suit)
+            own_waste = bytes(code for code in waste if code >> 4 == suit)
+            key = b"".join(
+                (
+                    bytes((suit, left, len(own_stock), fnd[suit], fnd[4 + suit])),
+                    after.to_bytes(8, "little"),
+                    own_stock,
+                    own_waste,
+                )
+            )
+            known = self.split_known.get(key)
+            if known is None:
+                up = tuple(fnd[s] if s == suit else KING for s in range(4))
+                down = tuple(fnd[4 + s] if s == suit else ACE for s in range(4))
+                alone = Position(
+                    bytes(cards),
+                    after,
+                    own_stock,
+                    own_waste,
+                    (up[0], up[1], up[2], up[3]),
+                    (down[0], down[1], down[2], down[3]),
+                    left,
+                    self.round_the_corner,
+                    ghosts,
+                )
+                verdict, _ = decide(alone, self.split_budget, None, True, set())
+                self.nodes += verdict.nodes
+                known = verdict.result == "lost"
+                self.split_known[key] = known
+            if known:
+                return True
         return False
 
     @staticmethod
@@ -402,12 +463,16 @@ def decide(
     across_redeal: bool,
     lost: set[bytes],
     checks: dict[bytes, bool] | None = None,
+    split_budget: int = 0,
+    splits: dict[bytes, bool] | None = None,
 ) -> tuple[Verdict, set[bytes]]:
     """One search of ``position``; ``lost`` holds positions an earlier search of the same
     deal searched to the end without a win, ``checks`` (when given) the answers of the relaxed
-    checks across the redeal so far, and it gets this search's answers too. Returns the verdict
-    and, when the budget ran out, the positions this search (and the earlier ones) searched to
-    the end."""
+    checks across the redeal so far, and it gets this search's answers too. ``split_budget``
+    (when positive) drops every position one of whose suits alone is proven lost within that
+    many positions (:meth:`Search.suit_alone_lost`); ``splits`` (when given) gets those answers.
+    Returns the verdict and, when the budget ran out, the positions this search (and the
+    earlier ones) searched to the end."""
     search = Search(
         position.cards,
         position.round_the_corner,
@@ -415,9 +480,12 @@ def decide(
         seen=lost,
         across_redeal=across_redeal,
         ghosts=position.ghosts,
+        split_budget=split_budget,
     )
     if checks is not None:
         search.across_known = checks
+    if splits is not None:
+        search.split_known = splits
     if deadline is not None:
         search.clock = time.monotonic
         search.deadline = deadline
