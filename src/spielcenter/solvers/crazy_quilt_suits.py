@@ -24,6 +24,11 @@ position with far fewer cards, so one suit alone is decided quickly for nearly e
 it proves lost on the measured deals, and that it contradicts no deal the lists hold as won:
 docs/winrates-crazy-quilt.md, *Suits alone: the first proven loss*.
 
+The argument holds from any position, not just a deal's start: the exhaustive search can ask it
+at every position it enters (:meth:`~spielcenter.solvers.crazy_quilt_search.Search
+.suit_alone_lost`, ``split_budget``), which won deal 9's spades and clubs alone (docs/winrates-
+crazy-quilt.md, *Each suit alone at every position*).
+
 Pure: no I/O, no clock, no randomness.
 """
 
