@@ -40,6 +40,7 @@ SMOKE: dict[str, list[list[str]]] = {
     "cli.py": [["--runs", "1"]],
     "compiled_solvers.py": [["--game", "cruel", "--deals", "1", "--budget", "2000"]],
     "compression.py": [["--repeat", "2"]],
+    "crazy_quilt_hints.py": [["--deals", "1", "--every", "40", "--json", "hints.json"]],
     "crazy_quilt_suits.py": [["--only", "9", "--budget", "2000"]],
     "crazy_quilt_winrate.py": [
         ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
