@@ -105,7 +105,7 @@ def draw(rates: Rates, path: Path) -> None:
         gridspec_kw={"width_ratios": [3, 2]},
     )
     for axes in (whole, top):
-        _bars(axes, rates)
+        _bars(axes, rates, written=axes is whole)
     whole.set_yticks(
         range(len(rates)),
         [f"{variant}\nhonest: {rates[variant][4]:,} deals" for variant in reversed(rates)],
@@ -130,7 +130,9 @@ def draw(rates: Rates, path: Path) -> None:
     figure.savefig(path, dpi=120)
 
 
-def _bars(axes: Any, rates: Rates) -> None:
+def _bars(axes: Any, rates: Rates, written: bool) -> None:
+    """The bars of ``rates`` on ``axes``; ``written``: the honest player's rate in figures
+    beside its bar (on the whole scale, where it lies)."""
     for row, (total, won, upper, honest, played, proven, lost) in enumerate(
         reversed(rates.values())
     ):
@@ -148,6 +150,8 @@ def _bars(axes: Any, rates: Rates) -> None:
                 color="black",
                 capsize=3,
             )
+            if written and colour == "#d08c2f":
+                axes.text(100 * high + 1, row + offset, f"{share:.1%}", va="center", fontsize=9)
         axes.barh(
             row - 0.2,
             100 * (upper - won) / total,
