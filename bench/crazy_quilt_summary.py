@@ -143,6 +143,8 @@ def _bars(axes: Any, rates: Rates, written: bool) -> None:
             low, high = wilson_interval(hits, trials)
             share = hits / trials
             axes.barh(row + offset, 100 * share, height=0.35, color=colour, label=label)
+            if not written and high < 0.86:
+                continue  # on the top of the scale only a stub of the interval would show
             axes.errorbar(
                 100 * share,
                 row + offset,
