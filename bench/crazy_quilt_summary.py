@@ -1,7 +1,8 @@
 """Summarise the per-deal records of ``bench/crazy_quilt_winrate.py --jsonl`` as table rows.
 
     uv run python bench/crazy_quilt_summary.py [--figure docs/winrates-crazy-quilt.png] \\
-        classic=/tmp/cq/classic.jsonl ...
+        classic=/tmp/cq/classic.jsonl ... [--honest classic=HONEST.jsonl ...]
+    uv run python bench/crazy_quilt_summary.py --keep-honest OUT GUARDED.jsonl BARE.jsonl ...
 
 Each argument is ``VARIANT=FILE``; a deal recorded twice counts once (its first record), so a
 measurement resumed with ``--first`` may append to the same file. It prints, per variant, the
@@ -15,8 +16,19 @@ not proven lost (the upper bound): the deals one of whose suits alone cannot be 
 (:func:`spielcenter.solvers.crazy_quilt_suits.lost_alone`, at most 100 000 positions a suit)
 are lost.
 
+``--honest VARIANT=FILE`` (after the other arguments) takes the honest player's rate of
+``VARIANT`` from FILE instead, the records of a longer ``--honest-only`` run, and prints a row for
+it: its wins, and, when the records keep a ``bare`` result, the wins of the old rules
+(``--rules bare``) on the same deals, compared deal by deal.
+
+``--keep-honest OUT FILE...`` writes the honest records of the FILEs (``--honest-only`` runs, a
+deal's first record counting) to OUT in the compact form kept in ``docs/records/``: one line a
+deal with its guarded result and seconds, and the ``bare`` result where a ``--rules bare`` run
+holds the deal; only deals a guarded run holds are kept.
+
 The records of the published measurement are kept in ``docs/records/`` (their winning lines left
-out: the lists hold them), so the figure can be redrawn from them as the lists grow.
+out: the lists hold them), so the figure can be redrawn from them as the lists grow; the honest
+player's longer runs in ``docs/records/crazy-quilt-honest/``.
 """
 
 from __future__ import annotations
@@ -50,9 +62,9 @@ def read(path: Path) -> list[dict[str, Any]]:
     return [records[deal] for deal in sorted(records)]
 
 
-Rates = dict[str, tuple[int, int, int, int, int, int]]
-"""Per variant: deals, thoughtful won, thoughtful won or unknown, honest won, listed, proven
-lost by a suit alone."""
+Rates = dict[str, tuple[int, int, int, int, int, int, int]]
+"""Per variant: deals, thoughtful won, thoughtful won or unknown, honest won, the honest player's
+deals, listed, proven lost by a suit alone."""
 
 SUIT_BUDGET = 400_000
 """Positions :func:`lost_by_a_suit` gives the four suits of a deal together."""
@@ -93,8 +105,11 @@ def draw(rates: Rates, path: Path) -> None:
         gridspec_kw={"width_ratios": [3, 2]},
     )
     for axes in (whole, top):
-        _bars(axes, rates)
-    whole.set_yticks(range(len(rates)), list(reversed(rates)))
+        _bars(axes, rates, written=axes is whole)
+    whole.set_yticks(
+        range(len(rates)),
+        [f"{variant}\nhonest: {rates[variant][4]:,} deals" for variant in reversed(rates)],
+    )
     whole.set_xlim(0, 100)
     whole.set_title("all deals")
     top.set_xlim(85, 100.4)
@@ -106,20 +121,30 @@ def draw(rates: Rates, path: Path) -> None:
     figure.legend(
         unique.values(), unique.keys(), loc="lower center", ncol=2, fontsize=8, frameon=False
     )
-    figure.suptitle("Crazy Quilt: how many deals can be won (1 000 deals per variant)")
+    solved = sorted({rate[0] for rate in rates.values()})
+    figure.suptitle(
+        "Crazy Quilt: how many deals can be won "
+        f"(thoughtful solver: {' / '.join(f'{n:,}' for n in solved)} deals per variant)"
+    )
     figure.tight_layout(rect=(0, 0.17, 1, 1))
     figure.savefig(path, dpi=120)
 
 
-def _bars(axes: Any, rates: Rates) -> None:
-    for row, (total, won, upper, honest, proven, lost) in enumerate(reversed(rates.values())):
-        for offset, hits, colour, label in (
-            (0.2, honest, "#d08c2f", "honest player wins"),
-            (-0.2, won, "#2f6fb0", "thoughtful solver of the measurement: proven wins"),
+def _bars(axes: Any, rates: Rates, written: bool) -> None:
+    """The bars of ``rates`` on ``axes``; ``written``: the honest player's rate in figures
+    beside its bar (on the whole scale, where it lies)."""
+    for row, (total, won, upper, honest, played, proven, lost) in enumerate(
+        reversed(rates.values())
+    ):
+        for offset, hits, trials, colour, label in (
+            (0.2, honest, played, "#d08c2f", "honest player wins"),
+            (-0.2, won, total, "#2f6fb0", "thoughtful solver of the measurement: proven wins"),
         ):
-            low, high = wilson_interval(hits, total)
-            share = hits / total
+            low, high = wilson_interval(hits, trials)
+            share = hits / trials
             axes.barh(row + offset, 100 * share, height=0.35, color=colour, label=label)
+            if not written and high < 0.86:
+                continue  # on the top of the scale only a stub of the interval would show
             axes.errorbar(
                 100 * share,
                 row + offset,
@@ -127,6 +152,8 @@ def _bars(axes: Any, rates: Rates) -> None:
                 color="black",
                 capsize=3,
             )
+            if written and colour == "#d08c2f":
+                axes.text(100 * high + 1, row + offset, f"{share:.1%}", va="center", fontsize=9)
         axes.barh(
             row - 0.2,
             100 * (upper - won) / total,
@@ -157,11 +184,66 @@ def _bars(axes: Any, rates: Rates) -> None:
         )
 
 
+def keep_honest(out: Path, sources: list[Path]) -> int:
+    """Write the compact honest records of ``sources`` to ``out``; how many deals."""
+    guarded: dict[int, dict[str, Any]] = {}
+    bare: dict[int, str] = {}
+    for source in sources:
+        for record in read(source):
+            if record.get("rules", "guarded") == "bare":
+                bare.setdefault(record["deal"], record["honest"])
+            else:
+                guarded.setdefault(record["deal"], record)
+    with out.open("w", encoding="utf-8") as file:
+        for deal in sorted(guarded):
+            kept = {key: guarded[deal][key] for key in ("deal", "honest", "honest_seconds")}
+            if deal in bare:
+                kept["bare"] = bare[deal]
+            file.write(json.dumps(kept, separators=(",", ":")) + "\n")
+    return len(guarded)
+
+
+def honest_row(variant: str, records: list[dict[str, Any]]) -> str:
+    """The honest player's row: its wins, the old rules' on the deals with a ``bare`` result
+    (deal by deal: newly won, and lost that the old rules won), its seconds per deal."""
+    total = len(records)
+    span = f"{records[0]['deal']}–{records[-1]['deal']}" if records else "none"
+    won = sum(r["honest"] == "won" for r in records)
+    paired = [r for r in records if "bare" in r]
+    before = sum(r["bare"] == "won" for r in paired)
+    gained = sum(r["honest"] == "won" and r["bare"] != "won" for r in paired)
+    dropped = [r["deal"] for r in paired if r["bare"] == "won" and r["honest"] != "won"]
+    now = sum(r["honest"] == "won" for r in paired)
+    compared = (
+        f"{len(paired)} | {cell(before, len(paired))} | {cell(now, len(paired))} | {gained} | "
+        f"{len(dropped)}"
+        if paired
+        else "0 | | | |"
+    )
+    return (
+        f"| {variant} | {span} ({total}) | {cell(won, total)} | {compared} | "
+        f"{seconds([r['honest_seconds'] for r in records])} |"
+    )
+
+
 def main(argv: list[str]) -> int:
     """Print the rows; exit status 2 for a malformed argument."""
+    if argv[:1] == ["--keep-honest"] and len(argv) > 2:
+        kept = keep_honest(Path(argv[1]), [Path(name) for name in argv[2:]])
+        print(f"{argv[1]}: {kept} deals")
+        return 0
     figure = None
     if argv[:1] == ["--figure"] and len(argv) > 1:
         figure, argv = Path(argv[1]), argv[2:]
+    at = argv.index("--honest") if "--honest" in argv else len(argv)
+    argv, honest_argv = argv[:at], argv[at + 1 :]
+    honest_records: dict[str, list[dict[str, Any]]] = {}
+    for argument in honest_argv:
+        variant, _, name = argument.partition("=")
+        if not name:
+            print(f"write --honest VARIANT=FILE, not {argument!r}", file=sys.stderr)
+            return 2
+        honest_records[variant] = read(Path(name))
     rates: Rates = {}
     print(
         "| variant | deals | thoughtful won | lost | unknown | honest won | listed "
@@ -180,7 +262,8 @@ def main(argv: list[str]) -> int:
             result: sum(r["result"] == result for r in records)
             for result in ("won", "lost", "unknown")
         }
-        honest = sum(r["honest"] == "won" for r in records)
+        played = honest_records.get(variant, records)
+        honest = sum(r["honest"] == "won" for r in played)
         proven = listed(variant, [r["deal"] for r in records])
         lost = lost_by_a_suit(variant, [r["deal"] for r in records])
         rates[variant] = (
@@ -188,6 +271,7 @@ def main(argv: list[str]) -> int:
             counts["won"],
             counts["won"] + counts["unknown"],
             honest,
+            len(played),
             proven,
             len(lost),
         )
@@ -195,7 +279,7 @@ def main(argv: list[str]) -> int:
         print(
             f"| {variant} | {span} ({total}) | {cell(counts['won'], total)} | "
             f"{cell(counts['lost'], total)} | {cell(counts['unknown'], total)} | "
-            f"{cell(honest, total)} | {cell(proven, total)} | "
+            f"{cell(honest, len(played))} | {cell(proven, total)} | "
             f"{len(lost)} ({' '.join(map(str, lost)) or 'none'}) |"
         )
         solver = [r["seconds"] for r in records]
@@ -211,6 +295,16 @@ def main(argv: list[str]) -> int:
     )
     print("| --- | --- | --- | --- |")
     print("\n".join(timings))
+    if honest_records:
+        print()
+        print(
+            "| variant | honest deals | honest won | compared with the old rules "
+            "| old rules won | honest won there | newly won | lost that the old rules won "
+            "| honest s/deal: median / p99 / max |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for variant, records in honest_records.items():
+            print(honest_row(variant, records))
     if figure is not None:
         draw(rates, figure)
     return 0

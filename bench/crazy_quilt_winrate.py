@@ -3,7 +3,7 @@
     uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --deals 1000 \\
         [--budget 200000] [--honest-budget 50000] [--minutes 60] \\
         [--beams widening|restarts|wide-restarts] [--jsonl FILE [--resume]] [--add-winnable] \\
-        [--honest-only]
+        [--honest-only] [--rules guarded|bare]
 
 For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have
 passed (the deal in progress is finished), it runs
@@ -14,6 +14,9 @@ passed (the deal in progress is finished), it runs
   limited to ``--honest-budget`` positions each time it comes to know the stock): won or lost.
 
 ``--honest-only`` skips the thoughtful solver, to measure a change to the honest player alone.
+``--rules bare`` lets the honest player play its rules of thumb unguarded (the rules of
+2026-12-05, some 50 times quicker), to compare a change with them deal by deal on the same deals;
+the default ``guarded`` is the player the hints are (``HonestPlayer.guarded``).
 
 It prints the counts with 95 % Wilson intervals, the time per deal (median, p99, max) and a
 JSON line. ``--jsonl FILE`` appends one JSON record per deal (verdict, positions, seconds, the
@@ -38,10 +41,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from spielcenter.games.crazy_quilt import VARIANTS
+from spielcenter.games.crazy_quilt import VARIANTS, make
 from spielcenter.solvers import winnable
 from spielcenter.solvers.crazy_quilt import BEAMS, solve
-from spielcenter.solvers.crazy_quilt_honest import play_honestly
+from spielcenter.solvers.crazy_quilt_honest import HonestGame, play_from
 from spielcenter.solvers.cruel_winrate import percentile, wilson_interval
 
 GAME = "crazy-quilt"
@@ -72,8 +75,20 @@ def add_to_winnable(variant: str, deal: int, moves: list[str]) -> bool:
     return True
 
 
-SETTINGS = ("budget", "honest_budget", "beams", "honest_only")
+SETTINGS = ("budget", "honest_budget", "beams", "honest_only", "rules")
 """What a record keeps of the run's settings: a resumed run must have the same ones."""
+
+RULES = ("guarded", "bare")
+"""The honest player's rules: guarded by the relaxed game across the redeal, or bare."""
+
+UNRECORDED = {"rules": "guarded"}
+"""A setting older records do not keep, and what they were made with (``--rules`` came after
+the guard, 2026-12-06)."""
+
+
+def play_honestly(deal: int, variant: str, node_budget: int, rules: str) -> HonestGame:
+    """The honest player's game of ``deal`` under ``rules`` (one of :data:`RULES`)."""
+    return play_from(make(variant).start(deal), node_budget, guarded=rules == "guarded")
 
 
 def recorded(path: Path, settings: dict[str, Any], deals: range) -> dict[int, dict[str, Any]]:
@@ -88,7 +103,8 @@ def recorded(path: Path, settings: dict[str, Any], deals: range) -> dict[int, di
             deal = record["deal"]
         except (ValueError, KeyError, TypeError):
             raise SystemExit(f"{path}, line {number}: not a deal's record") from None
-        other = {key: record.get(key) for key in settings if record.get(key) != settings[key]}
+        made = {key: record.get(key, UNRECORDED.get(key)) for key in settings}
+        other = {key: made[key] for key in settings if made[key] != settings[key]}
         if other:
             raise SystemExit(
                 f"{path}, line {number}: made with {other}, not {settings}: resume into a new file"
@@ -113,6 +129,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--honest-only", action="store_true", help="run the honest player alone, not the solver"
+    )
+    parser.add_argument(
+        "--rules",
+        choices=RULES,
+        default=RULES[0],
+        help="the honest player's rules (bare: unguarded)",
     )
     parser.add_argument(
         "-r",
@@ -157,7 +179,7 @@ def main() -> None:
                 counts[verdict.result] += 1
                 nodes += verdict.nodes
             clock = time.perf_counter()
-            honest = play_honestly(deal, args.variant, args.honest_budget)
+            honest = play_honestly(deal, args.variant, args.honest_budget, args.rules)
             honest_times.append(time.perf_counter() - clock)
             honest_won += honest.status.value == "won"
             if args.add_winnable and verdict is not None and verdict.result == "won":
@@ -181,7 +203,10 @@ def main() -> None:
                     out.write(json.dumps(record) + "\n")
             deal += 1
             bar.update(1)
-            bar.set_postfix(won=counts["won"], lost=counts["lost"], honest=honest_won)
+            if args.honest_only:
+                bar.set_postfix(honest=honest_won)
+            else:
+                bar.set_postfix(won=counts["won"], lost=counts["lost"], honest=honest_won)
     done = len(honest_times)  # every deal played or counted from its record
     solving = sum(solve_times)
     print(f"Crazy Quilt, {args.variant}: deals {args.first}–{deal - 1} ({done} deals)")
@@ -203,6 +228,7 @@ def main() -> None:
         "budget": args.budget,
         "beams": args.beams,
         "honest_budget": args.honest_budget,
+        "rules": args.rules,
         "thoughtful": None if args.honest_only else counts,
         "honest_won": honest_won,
         "solve_seconds": solving,

@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 CRUEL_SOLVER = ROOT / "src/spielcenter/solvers/cruel.py"
 
+HONEST_BARE = ["--honest-only", "--rules", "bare", "--honest-budget", "200"]
+"""The honest player alone, under its old, unguarded rules."""
+
 # Each run: the arguments after the script's name, in the temporary folder; a script that needs
 # several (a measurement, then its summary) lists them in order.
 SMOKE: dict[str, list[list[str]]] = {
@@ -37,14 +40,23 @@ SMOKE: dict[str, list[list[str]]] = {
     "cli.py": [["--runs", "1"]],
     "compiled_solvers.py": [["--game", "cruel", "--deals", "1", "--budget", "2000"]],
     "compression.py": [["--repeat", "2"]],
+    "crazy_quilt_hints.py": [["--deals", "1", "--every", "40", "--json", "hints.json"]],
     "crazy_quilt_suits.py": [["--only", "9", "--budget", "2000"]],
     "crazy_quilt_winrate.py": [
         ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
         ["--deals", "2", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl", "-r"],
+        # The old rules alone, resumed: the deal-by-deal comparison of a change to the player.
+        [*HONEST_BARE, "--deals", "1", "--jsonl", "bare.jsonl"],
+        [*HONEST_BARE, "--deals", "2", "--jsonl", "bare.jsonl", "-r"],
     ],
     "crazy_quilt_summary.py": [
-        ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
-        ["--figure", "cq.png", "classic=cq.jsonl"],
+        [
+            *("crazy_quilt_winrate.py", "--deals", "1", "--budget", "2000"),
+            *("--honest-budget", "200", "--jsonl", "cq.jsonl"),
+        ],
+        ["crazy_quilt_winrate.py", *HONEST_BARE, "--deals", "1", "--jsonl", "bare.jsonl"],
+        ["--keep-honest", "honest.jsonl", "cq.jsonl", "bare.jsonl"],
+        ["--figure", "cq.png", "classic=cq.jsonl", "--honest", "classic=honest.jsonl"],
     ],
     "cruel_recheck.py": [
         ["--old", str(CRUEL_SOLVER), "--deals", "1..50", "--sample", "2", "--time-limit", "1"],
@@ -53,7 +65,7 @@ SMOKE: dict[str, list[list[str]]] = {
         ["--deals", "1..2", "--time-limit", "1", "--records", "c.csv", "--json-out", "c.json"],
     ],
     "cruel_summary.py": [
-        ["--deals", "1..2", "--time-limit", "1", "--records", "c.csv"],
+        ["cruel_winrate.py", "--deals", "1..2", "--time-limit", "1", "--records", "c.csv"],
         ["--figure", "c.png", "classic=c.csv"],
     ],
     "engines.py": [["--seconds", "0.05", "--runs", "1"]],
@@ -75,11 +87,6 @@ SMOKE: dict[str, list[list[str]]] = {
     "speedquilt.py": [["--games", "1", "--runs", "1", "--no-feasibility"]],
     "speedquilt_feasibility.py": [["--queries", "200", "--runs", "1", "--chance-runs", "0"]],
 }
-MADE_BY = {
-    "crazy_quilt_summary.py": "crazy_quilt_winrate.py",
-    "cruel_summary.py": "cruel_winrate.py",
-}
-"""A summary's first smoke run is the measuring script's, which writes the records it reads."""
 NEEDS = {"load.py": ("postgres", "redis-server")}
 """Programs a smoke run needs besides Python (bench/load.py's second run starts PostgreSQL and
 Redis)."""
@@ -102,8 +109,11 @@ def test_the_bench_script_runs(script: str, tmp_path: Path) -> None:
     if missing:
         pytest.skip(f"bench/{script} needs {', '.join(missing)}, not installed here")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(BENCH)])}
-    for k, arguments in enumerate(SMOKE[script]):
-        runs = MADE_BY.get(script, script) if k == 0 and script in MADE_BY else script
+    for arguments in SMOKE[script]:
+        # A run that names another script first is that script's (a summary's records are
+        # written by the measuring script).
+        runs = arguments[0] if arguments[0] in SMOKE else script
+        arguments = arguments[1:] if runs != script else arguments
         done = subprocess.run(
             [sys.executable, str(BENCH / runs), *arguments],
             cwd=tmp_path,

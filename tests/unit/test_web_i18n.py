@@ -94,6 +94,18 @@ def test_english_shows_jack_queen_king_as_j_q_k() -> None:
     assert [english[f"rank.{rank}"] for rank in "JQK"] == ["J", "Q", "K"]
 
 
+def test_crazy_quilts_redeal_has_one_german_name_on_its_board_in_its_rules_and_its_hints() -> None:
+    # Crazy Quilt turns its waste over, "Neu geben" (its rules page, its counter, its hints);
+    # Cruel's "Neu verteilen" gathers and deals the piles anew. The button and the hint
+    # "Tipp: {move}. {why}" name the move the player presses with the same words.
+    german = catalog("de")
+    rules = (STATIC / "rules" / "crazy-quilt.de.html").read_text(encoding="utf-8").lower()
+    button = german["quilt.redeal"].lower()
+    assert button in rules
+    assert button in german["hint.quilt.redeal"].lower()
+    assert "verteil" not in german["hint.quilt.redeal"] + german["hint.quilt.keeps_redeal_open"]
+
+
 def test_every_message_is_translated() -> None:
     for lang in LANGUAGES:
         untranslated = [key for key, text in catalog(lang).items() if text == key]

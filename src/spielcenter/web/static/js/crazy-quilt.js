@@ -55,7 +55,7 @@ function stock(view) {
   slot.dataset.action = view.stock_count > 0 ? "s" : "r";
   slot.setAttribute("role", "button");
   slot.tabIndex = 0;
-  slot.setAttribute("aria-label", t(view.stock_count > 0 ? "action.turn" : "action.redeal"));
+  slot.setAttribute("aria-label", t(view.stock_count > 0 ? "action.turn" : "quilt.redeal"));
   slot.append(view.stock_count > 0 ? cardBack(view.stock_count) : emptySlot("↻", "stock-empty"));
   const redeals = document.createElement("span");
   redeals.className = "redeals-left";
@@ -185,5 +185,7 @@ export function foundationWords(dst, view) {
 /** Keys for the board's own actions. */
 export const actions = [
   { move: "s", key: "s", label: "action.turn" },
-  { move: "r", key: "r", label: "action.redeal" },
+  // Crazy Quilt turns its waste over and calls that "Neu geben" in German (the rules, the
+  // counter, the hints), not Cruel's "Neu verteilen".
+  { move: "r", key: "r", label: "quilt.redeal" },
 ];
