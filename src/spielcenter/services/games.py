@@ -337,12 +337,18 @@ class GameService:
         engine = live.engine
         playing = live.status is Status.PLAYING
         view = dict(engine.view_for(state, 0))
+        if not playing:
+            legal = []
+        elif "legal" in view:  # the engine's view lists them already (Game.view_for)
+            legal = view["legal"]
+        else:
+            legal = [engine.format_move(m) for m in engine.legal_moves(state, 0)]
         view.update(
             game=live.name,
             variant=live.variant,
             deal=public_deal(live.name, live.deal),
             status=live.status.value,
-            legal=[engine.format_move(m) for m in engine.legal_moves(state, 0)] if playing else [],
+            legal=legal,
             moves_made=len(live.record.moves),
             can_undo=playing and bool(live.record.moves),
             can_redo=playing and bool(live.record.undone),
