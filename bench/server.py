@@ -14,6 +14,10 @@ machine's load average, and the clients' own CPU. The players are spread over ``
 processes; a row where one of them used ``SATURATED_PCT`` of a core or more is marked
 ``client_saturated``: its latency is the client's, not the server's.
 
+``--processes N`` runs N server processes on one private PostgreSQL behind a private Redis (as
+bench/load.py starts them) and spreads the players over them; the row gives each process's CPU
+(``process_cpu_pct``; ``server_cpu_pct`` and the CPU per entry are of all of them together).
+
 ``--trace`` has the server time where entries wait (``SPIELCENTER_LATENCY_TRACE``,
 server/latency.py: its lock, the group commit, the view, the send; the event loop's lag; the
 garbage collector's pauses) and lays the slow round trips beside the server's stalls.
@@ -25,6 +29,7 @@ Loopback only; every phase is bounded in time. Usage::
     uv run python bench/server.py --players 1000 --trace      # where the slow entries waited
     uv run python bench/server.py --players 600 --database postgresql   # a private PostgreSQL
     uv run python bench/server.py --players 100 --seconds 5 --clients 1
+    uv run python bench/server.py --players 2000 --processes 2 --database postgresql  # + Redis
 
 The issue's rows are the defaults: SQLite, one server process, 1 entry/s per player, two client
 processes; run them on a quiet machine (``uptime`` below 1.5) and put the rows, with the load
@@ -413,6 +418,8 @@ class Phase:
     peak_rss_mb: float = 0.0
     loads: list[float] = field(default_factory=list)
     trace: dict[str, Any] | None = None
+    process_cpu_s: list[float] = field(default_factory=list)
+    """Each server process's CPU seconds (``--processes``; ``cpu_s`` is their sum)."""
 
     def row(self) -> dict[str, Any]:
         """The row of the results table."""
@@ -435,6 +442,9 @@ class Phase:
             "client_saturated": any(p >= SATURATED_PCT for p in client_pct),
             "load_avg": round(statistics.mean(self.loads), 2) if self.loads else None,
         }
+        if len(self.process_cpu_s) > 1 and self.seconds:
+            row["processes"] = len(self.process_cpu_s)
+            row["process_cpu_pct"] = [round(100 * c / self.seconds, 1) for c in self.process_cpu_s]
         sizes = [b for c in self.clients for b in c.event_bytes]
         if sizes:
             row["event_bytes"] = round(statistics.mean(sizes))
@@ -573,6 +583,8 @@ def database(kind: str) -> Iterator[Iterator[str | None]]:
 
 
 async def bench(args: argparse.Namespace) -> list[dict[str, Any]]:
+    if args.processes > 1:
+        return await bench_processes(args)
     rows: list[dict[str, Any]] = []
     bar = tqdm(total=2 * len(args.players) * args.seconds, unit="s", desc="server bench")
     with database(args.database) as urls:
@@ -618,6 +630,60 @@ async def spielcenter_phase(
     return phase
 
 
+async def bench_processes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """``--processes N``: N server processes on one private PostgreSQL behind a private Redis,
+    started as bench/load.py starts them, the players spread over them (each player's game on
+    the process her socket is on); one row per number of players, with each process's CPU."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench import load  # it builds on this module: imported here, not at the top
+
+    rows: list[dict[str, Any]] = []
+    bar = tqdm(total=2 * len(args.players) * args.seconds, unit="s", desc="server bench")
+    several = argparse.Namespace(
+        database="postgresql", processes=[args.processes], trace=args.trace, tracemalloc=0
+    )
+    with load.backends(several) as (new_database, redis):
+        for players in args.players:
+            with tempfile.TemporaryDirectory() as folder:
+                echoed = await echo_phase(players, folder, args, bar)
+            phase = Phase(f"spielcenter (postgresql, {args.processes} processes)", players)
+            with load.spielcenter(args.processes, new_database(), redis, several) as servers:
+                logins = await load.cruel_logins(servers, players)
+                pids = [s.process.pid for s in servers if s.process is not None]
+                works = [([], share, "easy") for share in _split(logins, args.clients)]
+                await watch_processes(phase, pids, load.client_process, works, args, bar)
+                if args.trace:
+                    phase.trace = {"processes": load.traces(servers)}
+            rows += [echoed.row(), phase.row()]
+            bar.write(json.dumps({k: v for k, v in rows[-1].items() if k != "trace"}))
+    bar.close()
+    return rows
+
+
+async def watch_processes(
+    phase: Phase,
+    pids: list[int],
+    target: Callable[..., None],
+    works: list[tuple[Any, ...]],
+    args: argparse.Namespace,
+    bar: tqdm[Any],
+) -> None:
+    """Start the client processes (``target``), let them play, watch the server processes."""
+    with client_processes(target, works) as clients:
+        await clients.ready()
+        go = clients.go(args.seconds)
+        await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
+        before, started = [cpu_seconds(p) for p in pids], time.perf_counter()
+        while time.perf_counter() < go.stop:
+            await asyncio.sleep(0.5)
+            phase.peak_rss_mb = max(phase.peak_rss_mb, *(rss_mb(p) for p in pids))
+            phase.loads.append(os.getloadavg()[0])
+            bar.update(0.5)
+        phase.process_cpu_s = [cpu_seconds(p) - b for p, b in zip(pids, before, strict=True)]
+        phase.cpu_s, phase.seconds = sum(phase.process_cpu_s), time.perf_counter() - started
+        phase.clients = await clients.results()
+
+
 def read_trace(folder: Path, pid: int, phase: Phase) -> dict[str, Any]:
     """The server's latency report, and how many slow round trips overlapped one of its
     stalls (a loop lag or a collector pause of at least 20 ms)."""
@@ -651,6 +717,12 @@ def main() -> None:
     )
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes (two and more: on PostgreSQL behind Redis, as bench/load.py's)",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="the server's stage timings, loop lag and GC pauses"
     )
     parser.add_argument(
@@ -663,6 +735,8 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
+    if args.processes > 1 and args.database != "postgresql":
+        parser.error("several processes share one database: add --database postgresql")
     rows = asyncio.run(bench(args))
     columns = [c for c in rows[-1] if c != "trace"]
     print(" | ".join(columns))

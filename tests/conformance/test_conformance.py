@@ -8,6 +8,7 @@ the way:
 * every position is sound: every card where it should be (52 cards once / 104 cards twice in the
   patience games), the JSON codec round-trips, every seat's view and the spectator's are plain JSON
   and, where the deal keys hidden things (Speedquilt), never carry the deal number or the secret;
+  a seat's view that lists legal moves or a status agrees with the engine's;
   a finished game has no seat to act and no legal move;
 * every legal move applies; every other move is refused with ``IllegalMoveError`` and changes
   nothing: the patience games' whole move space, and in every game the moves of seats that are not
@@ -176,14 +177,30 @@ def assert_position_is_sound(game: Game[Any, Any], state: Any, deal: int) -> Non
     decoded = game.decode(json.loads(json.dumps(encoded)))
     assert decoded == state
     assert game.encode(decoded) == encoded
+    status = game.status(state)
     for seat in [*range(game.seats), None]:
-        view = json.dumps(game.view_for(state, seat))
+        seen = game.view_for(state, seat)
+        view = json.dumps(seen)
         if game.name in SECRET_DEALS:
             assert f'"deal": {deal}' not in view
             assert SECRET.decode() not in view
-    if game.status(state) is not Status.PLAYING:
+        if seat is not None:
+            assert_view_agrees_with_the_engine(game, state, seat, seen, status)
+    if status is not Status.PLAYING:
         assert game.to_act(state) == frozenset()
         assert all(game.legal_moves(state, seat) == [] for seat in range(game.seats))
+
+
+def assert_view_agrees_with_the_engine(
+    game: Game[Any, Any], state: Any, seat: int, view: dict[str, Any], status: Status
+) -> None:
+    """Game.view_for: a view that says ``legal`` lists the seat's legal moves in their notation
+    and order (the server sends that list as it is), and one that says ``status`` says the
+    engine's status."""
+    if "legal" in view:
+        assert view["legal"] == [game.format_move(m) for m in game.legal_moves(state, seat)]
+    if "status" in view:
+        assert view["status"] == str(status)
 
 
 def assert_moves_partition(game: Game[Any, Any], state: Any) -> None:

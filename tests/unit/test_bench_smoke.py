@@ -83,13 +83,20 @@ SMOKE: dict[str, list[list[str]]] = {
         ["speed", "--games", "1", "--levels", "easy", "--tries", "1"],
         ["calibrate", "--games", "1", "--levels", "easy", "--json", "calibrate.json"],
     ],
-    "server.py": [["--players", "2", "--seconds", "1", "--json", "server.json"]],
+    "server.py": [
+        ["--players", "2", "--seconds", "1", "--json", "server.json"],
+        # Two processes on PostgreSQL behind Redis, the players spread over both.
+        [
+            *("--players", "4", "--seconds", "1", "--clients", "1"),
+            *("--processes", "2", "--database", "postgresql", "--json", "processes.json"),
+        ],
+    ],
     "speedquilt.py": [["--games", "1", "--runs", "1", "--no-feasibility"]],
     "speedquilt_feasibility.py": [["--queries", "200", "--runs", "1", "--chance-runs", "0"]],
 }
-NEEDS = {"load.py": ("postgres", "redis-server")}
-"""Programs a smoke run needs besides Python (bench/load.py's second run starts PostgreSQL and
-Redis)."""
+NEEDS = {"load.py": ("postgres", "redis-server"), "server.py": ("postgres", "redis-server")}
+"""Programs a smoke run needs besides Python (the second runs of bench/load.py and
+bench/server.py start PostgreSQL and Redis)."""
 
 
 def test_every_bench_script_has_a_smoke_run() -> None:

@@ -161,7 +161,11 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def view_for(self, state: S, seat: Seat | None) -> JSON:
-        """What ``seat`` (``None``: a spectator) may see of ``state``, as JSON-ready data."""
+        """What ``seat`` (``None``: a spectator) may see of ``state``, as JSON-ready data.
+
+        A view that has ``legal`` lists there the seat's :meth:`legal_moves` in their notation
+        (:meth:`format_move`), in their order: the server sends that list as it is, without
+        asking the engine for the moves again (tests/conformance checks it for every engine)."""
 
     def render(self, state: S, seat: Seat | None = 0) -> str:
         """The position as text for people (the terminal player); engines draw it nicer."""

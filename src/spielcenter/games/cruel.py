@@ -58,6 +58,8 @@ ROW = 6
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 _SUCCESSOR = {card: Card(card.rank + 1, card.suit) for card in standard_deck() if card.rank < KING}
 """The card each card is built on: the next higher card of its suit (kings have none)."""
+_CARD_TEXT = {card: str(card) for card in standard_deck()}
+"""Each card's notation, written once: a view writes all 48 cards of the layout."""
 
 Pile = tuple[Card, ...]
 """A pile from its bottom card to its top card (the last one, the only one that moves)."""
@@ -423,17 +425,27 @@ class Cruel(Game[CruelState, CruelMove]):
 
     def view_for(self, state: CruelState, seat: Seat | None = 0) -> JSON:
         """What anyone sees (nothing is hidden), with the status and the legal moves."""
+        legal = self.legal_moves(state)
         return {
             "game": self.name,
             "variant": state.variant,
             "deal": state.deal,
-            "piles": [[str(card) for card in pile] for pile in state.piles],
+            "piles": [[_CARD_TEXT[card] for card in pile] for pile in state.piles],
             "foundations": encode_foundations(state.foundations),
-            "status": str(self.status(state)),
+            "status": str(self._status_of_moves(state, legal)),
             "redeals": state.redeals,
             "redeals_left": self.redeals_left(state),
-            "legal": [str(move) for move in self.legal_moves(state)],
+            "legal": [str(move) for move in legal],
         }
+
+    def _status_of_moves(self, state: CruelState, legal: list[CruelMove]) -> Status:
+        """:meth:`status` from the position's legal moves, already at hand (a server builds a
+        view for every entry): a game not won goes on exactly while a move is left, a card's or
+        the redeal (when no card can move, every variant's reason to refuse the redeal is the
+        one :meth:`status` asks about)."""
+        if state.is_won:
+            return Status.WON
+        return Status.PLAYING if legal else Status.LOST
 
     def render(self, state: CruelState, seat: Seat | None = 0) -> str:
         """The layout for people: two rows of six piles (fanned downwards, top card last),

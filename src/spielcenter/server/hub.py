@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 from collections import Counter
 from dataclasses import dataclass, field
@@ -221,7 +220,7 @@ def encode(message: dict[str, Any]) -> str:
 def text_with_ref(text: str, ref: Any) -> str:
     """An encoded message with the ``ref`` of the client message it answers, added at its end
     (an encoded message is a JSON object: it ends with ``}``)."""
-    return f'{text[:-1]},"ref":{json.dumps(ref, ensure_ascii=False)}}}'
+    return f'{text[:-1]},"ref":{compact_json(ref)}}}'
 
 
 def with_ref(message: dict[str, Any], ref: Any) -> dict[str, Any]:

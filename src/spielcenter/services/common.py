@@ -63,6 +63,7 @@ _chunks: Callable[[Any, int], Any] | None = (
 """The standard library's C encoder, made once: ``json.dumps`` makes one for every call, and a
 frozen view is about twenty calls."""
 _text_slowly = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_string_text = json.encoder.encode_basestring
 
 
 def compact_json(value: Any) -> str:
@@ -70,5 +71,5 @@ def compact_json(value: Any) -> str:
     if _chunks is None:
         return _text_slowly(value)
     if isinstance(value, str):
-        return json.encoder.encode_basestring(value)
+        return _string_text(value)
     return "".join(_chunks(value, 0))

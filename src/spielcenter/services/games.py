@@ -15,12 +15,11 @@ there compares the cache with the stored ``seq`` first, so nobody is shown an ol
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -335,14 +334,21 @@ class GameService:
         """What the player sees: the engine's view plus the server's fields (docs/protocol.md)."""
         state = live.record.state
         engine = live.engine
-        playing = live.status is Status.PLAYING
+        status = live.status
+        playing = status is Status.PLAYING
         view = dict(engine.view_for(state, 0))
+        if not playing:
+            legal = []
+        elif "legal" in view:  # the engine's view lists them already (Game.view_for)
+            legal = view["legal"]
+        else:
+            legal = [engine.format_move(m) for m in engine.legal_moves(state, 0)]
         view.update(
             game=live.name,
             variant=live.variant,
             deal=public_deal(live.name, live.deal),
-            status=live.status.value,
-            legal=[engine.format_move(m) for m in engine.legal_moves(state, 0)] if playing else [],
+            status=status.value,
+            legal=legal,
             moves_made=len(live.record.moves),
             can_undo=playing and bool(live.record.moves),
             can_redo=playing and bool(live.record.undone),
@@ -448,13 +454,9 @@ class GameService:
                 raise ServiceError("nothing_to_redo", "there is no move to play again")
             return await self._commit(live, entry, origin)
 
-    @contextlib.asynccontextmanager
-    async def _entry_lock(self, live: LiveGame) -> AsyncIterator[None]:
+    def _entry_lock(self, live: LiveGame) -> _EntryLock:
         """The game's lock for one entry (how long it waited is a stage of the trace)."""
-        asked = time.perf_counter()
-        async with live.lock:
-            self.timing("lock_wait", (time.perf_counter() - asked) * 1000)
-            yield
+        return _EntryLock(live.lock, self.timing)
 
     def _check_playable(self, live: LiveGame, client_seq: int | None) -> None:
         if live.status is not Status.PLAYING:
@@ -596,12 +598,13 @@ generation, and a thousand of them a second brought a full collection every seco
 
 def frozen_view(view: JSON) -> FrozenView:
     """A view as :data:`FrozenView` (equal texts: equal values)."""
-    return {
-        key: "".join(["\n" + compact_json(item) for item in value])
-        if isinstance(value, list) and len(value) > 1
-        else compact_json(value)
-        for key, value in view.items()
-    }
+    frozen: FrozenView = {}
+    for key, value in view.items():
+        if isinstance(value, list) and len(value) > 1:
+            frozen[key] = "\n" + "\n".join([compact_json(item) for item in value])
+        else:
+            frozen[key] = compact_json(value)
+    return frozen
 
 
 def thawed_view(frozen: FrozenView) -> JSON:
@@ -648,6 +651,24 @@ def view_changes(before: FrozenView, after: JSON) -> tuple[JSON | None, FrozenVi
     if len(fields) == len(after):
         return None, now
     return ({"fields": fields, "items": items} if items else {"fields": fields}), now
+
+
+class _EntryLock:
+    """A game's lock held for one entry, timing the wait: an async context manager of its own
+    (a generator-based one cost more than the lock on every entry)."""
+
+    __slots__ = ("lock", "timing")
+
+    def __init__(self, lock: asyncio.Lock, timing: StageTimer) -> None:
+        self.lock, self.timing = lock, timing
+
+    async def __aenter__(self) -> None:
+        asked = time.perf_counter()
+        await self.lock.acquire()
+        self.timing("lock_wait", (time.perf_counter() - asked) * 1000)
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self.lock.release()
 
 
 async def _nobody_listens(_event: JSON, _origin: object) -> None:
