@@ -46,9 +46,7 @@ test:
 	wait $$build && exit $$checks
 	$(UV) run pytest -n 2 --dist worksteal -m "not browser"
 	# The browser tests run on their own: Playwright's sync API keeps an event loop in its worker.
-	# Three workers on two cores: a browser test waits on its page most of the time (the whole
-	# suite used 345 CPU seconds, its two cores half busy at -n 2; docs/performance.md).
-	$(UV) run pytest -n 3 --dist worksteal -m browser
+	$(UV) run pytest -n 2 --dist worksteal -m browser
 
 # The README's screenshots: the browser tests write them into docs/screenshots only when asked.
 screenshots: install
