@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Spielcenter needs on a fresh Debian machine: Python 3.11+, uv, and the locked
-# environment (.venv). Safe to run again: it only installs what is missing.
+# environment (.venv), and compiles the solvers. Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,4 +36,7 @@ if [ ! -f "$include/Python.h" ]; then
   echo "bootstrap: installing the Python headers for the compiled solvers" >&2
   apt_install python3-dev
 fi
-$UV run --no-sync python -m spielcenter.native build --quiet
+# `--no-build`: everything but the compile itself (`make test` runs it beside ruff and mypy).
+if [ "${1:-}" != "--no-build" ]; then
+  $UV run --no-sync python -m spielcenter.native build --quiet
+fi

@@ -8,7 +8,9 @@ and the command that measures them, are in docs/performance.md, *Compiled solver
 * ``python -m spielcenter.native build`` (run by ``make install``) compiles :data:`MODULES` into
   ``build/native/<interpreter>/`` and writes a manifest there: a hash of every source file the
   compiled code was made from (the solvers and the game engines they import) and the mypy version.
-  When the manifest already matches, it does nothing.
+  When the manifest already matches, it does nothing; when a build of the same sources is kept
+  in the machine's cache (:data:`CACHE`, outside the work tree), it copies that one instead of
+  compiling again (a fresh clone of the same code, CI's among them, saves a minute of gcc).
 * :func:`activate`, called by :mod:`spielcenter.solvers` before any of its modules is imported,
   puts that directory first on the package's ``__path__`` — only when the manifest matches the
   sources beside it. A module edited since the build therefore runs as plain Python, never in
@@ -24,13 +26,14 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import sys
 import sysconfig
 import tempfile
 from collections.abc import MutableSequence
 from pathlib import Path
 
-__all__ = ["MODULES", "activate", "active", "build", "main"]
+__all__ = ["CACHE", "MODULES", "activate", "active", "build", "main"]
 
 MODULES = (
     "solvers/codes.py",
@@ -65,6 +68,19 @@ PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent.parent
 BUILD = ROOT / "build" / "native" / sysconfig.get_config_var("SOABI")
 """Where the build lives: beside ``src/`` in a checkout, one folder per interpreter."""
+
+CACHE = (
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    / "spielcenter"
+    / "native"
+    / sysconfig.get_config_var("SOABI")
+)
+"""The machine's builds, one folder per fingerprint (:func:`_fingerprint`): every checkout of the
+same sources on this machine (a worktree, a fresh clone) copies its build from here. A folder
+counts only with its manifest, which is written last; :data:`CACHE_KEPT` are kept."""
+
+CACHE_KEPT = 12
+"""How many builds the cache keeps (the most recently made or used, about 2.5 MB each)."""
 
 
 def _fingerprint() -> dict[str, object]:
@@ -118,13 +134,64 @@ def active() -> bool:
     )
 
 
-def build(build_dir: Path = BUILD, *, quiet: bool = False) -> bool:
-    """Compile :data:`MODULES` into ``build_dir`` unless it is up to date; whether it compiled.
+def _cached(fingerprint: dict[str, object], cache: Path) -> Path:
+    """The cache's folder for a build of exactly these sources."""
+    digest = hashlib.sha256(json.dumps(fingerprint, sort_keys=True).encode()).hexdigest()
+    return cache / digest[:32]
+
+
+def _copy_build(source: Path, target: Path) -> None:
+    """Copy a build so that ``target`` has a manifest only once every module is there: the
+    modules go to a sibling folder first, which is renamed into place."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".copy-", dir=target.parent) as work:
+        staged = Path(work) / "build"
+        shutil.copytree(source, staged, ignore=shutil.ignore_patterns("manifest.json"))
+        shutil.copy2(source / "manifest.json", staged / "manifest.json")
+        if target.exists():
+            shutil.rmtree(target)
+        with contextlib.suppress(OSError):  # another checkout put the same build there first
+            staged.rename(target)
+
+
+def _remember(build_dir: Path, fingerprint: dict[str, object], cache: Path) -> None:
+    """Keep a copy of a finished build in the cache and drop the least recently used ones."""
+    with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
+        _copy_build(build_dir, _cached(fingerprint, cache))
+        kept = sorted(
+            (entry for entry in cache.iterdir() if not entry.name.startswith(".")),
+            key=lambda entry: entry.stat().st_mtime,
+            reverse=True,
+        )
+        for old in kept[CACHE_KEPT:]:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _from_cache(build_dir: Path, fingerprint: dict[str, object], cache: Path) -> bool:
+    """Copy the cache's build of these sources into ``build_dir``; whether there was one."""
+    kept = _cached(fingerprint, cache)
+    if _manifest(kept) != fingerprint:
+        return False
+    try:
+        _copy_build(kept, build_dir)
+        os.utime(kept)  # used: the last to be dropped
+    except OSError:
+        return False
+    return _manifest(build_dir) == fingerprint
+
+
+def build(build_dir: Path = BUILD, *, quiet: bool = False, cache: Path | None = CACHE) -> bool:
+    """Compile :data:`MODULES` into ``build_dir`` unless it is up to date or the cache holds a
+    build of the same sources (copied instead); whether it compiled. ``cache=None``: no cache.
 
     Raises ``RuntimeError`` when mypyc or the C compiler fails (their output goes to stderr).
     """
     fingerprint = _fingerprint()
     if _manifest(build_dir) == fingerprint:
+        if cache is not None and _manifest(_cached(fingerprint, cache)) != fingerprint:
+            _remember(build_dir, fingerprint, cache)  # built before there was a cache
+        return False
+    if cache is not None and _from_cache(build_dir, fingerprint, cache):
         return False
     from mypyc.build import mypycify
     from setuptools import Distribution
@@ -155,6 +222,8 @@ def build(build_dir: Path = BUILD, *, quiet: bool = False) -> bool:
     finally:
         os.chdir(here)
     (build_dir / "manifest.json").write_text(json.dumps(fingerprint, indent=1), encoding="utf-8")
+    if cache is not None:
+        _remember(build_dir, fingerprint, cache)
     return True
 
 
@@ -164,13 +233,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0] != "build" or any(a != "--quiet" for a in args[1:]):
         sys.stderr.write("usage: python -m spielcenter.native build [--quiet]\n")
         return 2
+    was_current = up_to_date()
     try:
         compiled = build(quiet="--quiet" in args)
     except RuntimeError as exc:
         sys.stderr.write(f"spielcenter: {exc}\n")
         return 1
+    done = "built" if compiled else "up to date" if was_current else f"copied from {CACHE}"
     where = BUILD.relative_to(ROOT) if BUILD.is_relative_to(ROOT) else BUILD
-    sys.stdout.write(f"compiled solvers: {'built' if compiled else 'up to date'} in {where}\n")
+    sys.stdout.write(f"compiled solvers: {done} in {where}\n")
     return 0
 
 

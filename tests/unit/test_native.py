@@ -111,3 +111,48 @@ def test_compiled_and_plain_python_solvers_answer_alike() -> None:
         cwd=native.ROOT,
     ).stdout
     assert json.loads(output) == _solved_in_this_process()
+
+
+def _no_compiler(*_args: object, **_kwargs: object) -> None:
+    raise SystemExit("mypyc was asked to compile")
+
+
+def test_a_fresh_checkout_copies_the_machines_build_of_the_same_sources(
+    build_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A fresh clone of code this machine has built before (CI's clone of main) takes the build
+    # from the cache instead of a minute of gcc; mypyc is not even asked.
+    import mypyc.build
+
+    monkeypatch.setattr(mypyc.build, "mypycify", _no_compiler)
+    cache = tmp_path / "cache"
+    native._copy_build(build_copy, native._cached(native._fingerprint(), cache))
+    fresh = tmp_path / "fresh"
+    assert native.build(fresh, quiet=True, cache=cache) is False
+    assert native.up_to_date(fresh)
+    modules = sorted(p.name for p in (build_copy / "spielcenter" / "solvers").iterdir())
+    assert sorted(p.name for p in (fresh / "spielcenter" / "solvers").iterdir()) == modules
+    path: list[str] = []
+    assert native.activate(path, fresh)
+
+
+def test_the_cache_never_gives_a_build_of_other_sources_or_without_its_manifest(
+    build_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mypyc.build
+
+    monkeypatch.setattr(mypyc.build, "mypycify", _no_compiler)
+    cache = tmp_path / "cache"
+    kept = native._cached(native._fingerprint(), cache)
+    native._copy_build(build_copy, kept)
+    (kept / "manifest.json").unlink()  # a copy that was cut short
+    with pytest.raises(RuntimeError, match="asked to compile"):
+        native.build(tmp_path / "fresh", quiet=True, cache=cache)
+    manifest = json.loads((build_copy / "manifest.json").read_text())
+    manifest["sources"]["solvers/crazy_quilt.py"] = "0" * 64  # a build of an older solver
+    (build_copy / "manifest.json").write_text(json.dumps(manifest))
+    shutil.rmtree(kept)
+    native._copy_build(build_copy, kept)
+    with pytest.raises(RuntimeError, match="asked to compile"):
+        native.build(tmp_path / "fresh", quiet=True, cache=cache)
+    assert not native.up_to_date(tmp_path / "fresh")
