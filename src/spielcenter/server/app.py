@@ -90,7 +90,9 @@ def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> No
     cluster.on_game_event = written_elsewhere
 
 
-def _latency_trace(settings: Settings, platform: Platform) -> LatencyTrace | None:
+def _latency_trace(
+    settings: Settings, platform: Platform, tables: TableService
+) -> LatencyTrace | None:
     """Stage timings, loop lag and collector pauses when ``LATENCY_TRACE`` asks for them."""
     if not settings.LATENCY_TRACE:
         return None
@@ -98,6 +100,7 @@ def _latency_trace(settings: Settings, platform: Platform) -> LatencyTrace | Non
     trace.install()
     platform.timing = trace.record
     platform.games.time_stages(trace.record)
+    tables.timing = trace.record
     log.warning("latency_trace_on", report=str(settings.DATA_DIR))
     return trace
 
@@ -191,13 +194,14 @@ def create_app(
         platform.games.watched = hub.watches
         app.state.platform = platform
         app.state.progress = ProgressServices.build(sessionmaker, platform.games, settings, clock)
-        table_service = TableService(sessionmaker, speedquilt_engine, clock)
+        # The tables' decisions share the patience games' group commit: one writer.
+        table_service = TableService(sessionmaker, speedquilt_engine, clock, platform.games.writer)
         app.state.tables = _registry(settings, table_service, hub, table_delays)
         if isinstance(app.state.tables, ClusteredRegistry):
             _share_games(platform.games, hub, app.state.tables)
         await app.state.tables.start()
         watch = _memory_watch(settings)
-        trace = _latency_trace(settings, platform)
+        trace = _latency_trace(settings, platform, table_service)
         if freeze_startup_heap:
             gc.collect()
             gc.freeze()

@@ -14,6 +14,7 @@ these one at a time, in its queue's order, and tells the sockets what they retur
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -193,13 +194,17 @@ class LiveTable:
     ) -> Accepted:
         """Check, apply and commit one decision of ``seat``; ``own``: her person made it (not a
         computer or a clock). A refusal changes nothing; if the write fails, neither."""
+        timing, began = self.service.timing, time.perf_counter()
         move = self._checked(seat, text, client_seq)
         entry, after = self.log.step(seat, move)
         finished = self._finished(after, {seat} if own else set())
         clocks = self._reclock(after, seat)
         stand_in = not own and seat not in self.bots
+        applied = time.perf_counter()
+        timing("table_apply", (applied - began) * 1000)
         # Committed before anyone hears of it; if the write fails, the position stays as it was.
         await self.service.append(self.id, entry.seq, seat, entry.move, finished, clocks, stand_in)
+        timing("table_commit", (time.perf_counter() - applied) * 1000)
         if own:
             self.decided.add(seat)
         returned = self._keep_clocks(clocks)
@@ -295,7 +300,9 @@ class LiveTable:
         bot = self._stand_in(seat) if stand_in else self._computer_for(seat)
         assert bot is not None
         view = self.engine.view_for(self.state, seat)  # a computer sees only its own seat's view
+        began = time.perf_counter()
         text = await asyncio.to_thread(bot.decide, self.engine, view, seat, self.memories[seat])
+        self.service.timing("computer_think", (time.perf_counter() - began) * 1000)
         try:
             return await self.decide(seat, text)
         except ServiceError as refusal:
