@@ -15,6 +15,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from starlette.types import ASGIApp
 
+from spielcenter.bots.thinking import ThinkingProcesses, think_in_thread
 from spielcenter.games.base import JSON, get_game
 from spielcenter.services.accounts import AccountService
 from spielcenter.services.common import Clock, utcnow
@@ -22,7 +23,7 @@ from spielcenter.services.games import GameResolver, GameService
 from spielcenter.services.progress import ProgressServices, progress_resolver
 from spielcenter.services.sessions import SessionService
 from spielcenter.services.stats import StatsService
-from spielcenter.services.table_play import TableServices
+from spielcenter.services.table_play import TableServices, Thinker
 from spielcenter.services.tables import TableService
 from spielcenter.settings import Settings
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
@@ -55,12 +56,13 @@ def _registry(
     service: TableService,
     hub: Hub,
     delays: Mapping[str, float] | None,
+    think: Thinker,
 ) -> TableRegistry:
     """The live tables: this process's alone, or shared with others through Redis."""
     if delays is None and settings.COMPUTER_PAUSE_SCALE != 1:
         scale = settings.COMPUTER_PAUSE_SCALE
         delays = {tempo: pause * scale for tempo, pause in TEMPO_SECONDS.items()}
-    services = TableServices.build(service, settings.CLOCK_SCALE)
+    services = TableServices.build(service, settings.CLOCK_SCALE, think)
     if settings.REDIS_URL is None:
         return TableRegistry(services, hub, delays)
     from redis.asyncio import BlockingConnectionPool, Redis
@@ -196,7 +198,10 @@ def create_app(
         app.state.progress = ProgressServices.build(sessionmaker, platform.games, settings, clock)
         # The tables' decisions share the patience games' group commit: one writer.
         table_service = TableService(sessionmaker, speedquilt_engine, clock, platform.games.writer)
-        app.state.tables = _registry(settings, table_service, hub, table_delays)
+        # The computers think on another core (bots/thinking.py), unless told to use a thread.
+        thinking = ThinkingProcesses(settings.computer_processes)
+        think = thinking.think if settings.computer_processes else think_in_thread
+        app.state.tables = _registry(settings, table_service, hub, table_delays, think)
         if isinstance(app.state.tables, ClusteredRegistry):
             _share_games(platform.games, hub, app.state.tables)
         await app.state.tables.start()
@@ -212,6 +217,7 @@ def create_app(
             yield
         finally:
             await app.state.tables.close()
+            thinking.close()
             await hub.close_all()
             await platform.games.close()
             platform.accounts.close()

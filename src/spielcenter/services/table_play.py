@@ -13,9 +13,8 @@ these one at a time, in its queue's order, and tells the sockets what they retur
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,7 +22,8 @@ from typing import Any
 import structlog
 
 from spielcenter.bots import Bot, get_bot
-from spielcenter.bots.player import fallback
+from spielcenter.bots.player import Memory, fallback
+from spielcenter.bots.thinking import Table, think_in_thread
 from spielcenter.games.base import JSON, IllegalMoveError, MoveSyntaxError, Status
 from spielcenter.games.log import Entry, GameLog
 from spielcenter.games.speedquilt.history import table_log
@@ -50,6 +50,9 @@ __all__ = [
     "TableServices",
     "clock_json",
 ]
+
+Thinker = Callable[[Bot, Speedquilt, Table, JSON, int, Memory], Awaitable[str]]
+"""How a computer's decision is thought (bots/thinking.py)."""
 
 PRESENCE_POLL = 5.0
 """How often (seconds) a table without a think clock looks whether its people are connected."""
@@ -87,8 +90,11 @@ class LiveTable:
         clock: Clock,
         clock_scale: float = 1.0,
         chat: ChatService | None = None,
+        think: Thinker = think_in_thread,
     ) -> None:
         self.stored = stored
+        self.think = think
+        """Where the computers think (bots/thinking.py: a thread, or a process of their own)."""
         self.engine = engine
         self.service = service
         self.clock = clock
@@ -301,7 +307,8 @@ class LiveTable:
         assert bot is not None
         view = self.engine.view_for(self.state, seat)  # a computer sees only its own seat's view
         began = time.perf_counter()
-        text = await asyncio.to_thread(bot.decide, self.engine, view, seat, self.memories[seat])
+        table = Table(self.stored.record.variant, dict(self.stored.record.options))
+        text = await self.think(bot, self.engine, table, view, seat, self.memories[seat])
         self.service.timing("computer_think", (time.perf_counter() - began) * 1000)
         try:
             return await self.decide(seat, text)
@@ -547,9 +554,13 @@ class TableServices:
     ledger: LedgerService
     clock_scale: float = 1.0
     """``CLOCK_SCALE``: shorter clocks for tests (docs/tables.md)."""
+    think: Thinker = think_in_thread
+    """Where the computers think: ``COMPUTER_PROCESSES`` (bots/thinking.py)."""
 
     @classmethod
-    def build(cls, tables: TableService, clock_scale: float = 1.0) -> TableServices:
+    def build(
+        cls, tables: TableService, clock_scale: float = 1.0, think: Thinker = think_in_thread
+    ) -> TableServices:
         """The services around ``tables``, on its database and clock."""
         sessionmaker, clock = tables.sessionmaker, tables.clock
         return cls(
@@ -558,6 +569,7 @@ class TableServices:
             ChatService(sessionmaker, clock),
             LedgerService(sessionmaker, clock),
             clock_scale,
+            think,
         )
 
     def live(self, stored: StoredTable, engine: Speedquilt, chat: bool = True) -> LiveTable:
@@ -569,4 +581,5 @@ class TableServices:
             self.tables.clock,
             self.clock_scale,
             self.chat if chat else None,
+            self.think,
         )
