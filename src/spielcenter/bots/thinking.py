@@ -18,6 +18,9 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
@@ -74,14 +77,33 @@ class ThinkingProcesses:
         if self._pool is None:
             # A clean interpreter (not a fork of the server with its threads and sockets).
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.size, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.size, mp_context=context, initializer=_follow, initargs=(os.getpid(),)
+            )
         return self._pool
 
     def close(self) -> None:
-        """Stop the processes (at shutdown; a decision in progress is dropped)."""
+        """Stop the processes and wait for them to end (at shutdown: the decisions waiting are
+        dropped, one in progress is finished; a process must not outlive its server)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+PARENT_POLL_S = 1.0
+"""How often a thinking process looks whether its server still runs."""
+
+
+def _follow(server: int) -> None:
+    """In a thinking process: end when the server is gone, even killed without a word (the
+    pool's own goodbye never comes then, and the process would wait for work for ever)."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_POLL_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="spielcenter-follow-server", daemon=True).start()
 
 
 _BOTS: dict[str, Bot] = {}

@@ -4,9 +4,13 @@ a table."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import copy
 import os
 import signal
+import sys
+from pathlib import Path
 
 from spielcenter.bots import get_bot
 from spielcenter.bots.thinking import Table, ThinkingProcesses, think_in_thread
@@ -71,3 +75,42 @@ def test_computers_think_in_a_process_of_their_own_unless_in_development() -> No
     assert production.computer_processes == 1
     assert Settings(ENV="development").computer_processes == 0
     assert Settings(ENV="production", COMPUTER_PROCESSES=0).computer_processes == 0
+
+
+async def test_the_thinking_process_ends_with_its_server() -> None:
+    # A server killed without a word (SIGKILL) never says goodbye to its pool: its thinking
+    # process must notice and end, not wait for work for ever.
+    script = (
+        "import asyncio, sys\n"
+        "from spielcenter.bots import get_bot\n"
+        "from spielcenter.bots.thinking import Table, ThinkingProcesses\n"
+        "from spielcenter.games.base import get_game\n"
+        "async def main():\n"
+        "    game = get_game('speedquilt', 'table', players=4)\n"
+        "    processes = ThinkingProcesses(1)\n"
+        "    view = game.view_for(game.start(77), 1)\n"
+        "    await processes.think(get_bot('easy'), game, "
+        "Table('table', {'players': 4}), view, 1, {})\n"
+        "    print(*processes._pool._processes, flush=True)\n"
+        "    await asyncio.sleep(600)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, stdout=asyncio.subprocess.PIPE
+    )
+    assert server.stdout is not None
+    [thinker] = [int(pid) for pid in (await server.stdout.readline()).split()]
+    server.kill()
+    await server.wait()
+    for _ in range(100):  # it looks once a second
+        if not Path(f"/proc/{thinker}").exists() or _zombie(thinker):
+            break
+        await asyncio.sleep(0.1)
+    assert not Path(f"/proc/{thinker}").exists() or _zombie(thinker)
+
+
+def _zombie(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    return True
