@@ -21,7 +21,9 @@ echo with as many connections, one message a second each, from as many client pr
 limit of this machine and of this client. Per level it reports p50, p95 and p99 of both round
 trips, errors, each server process's CPU (100 % = one core) and peak memory, each client
 process's CPU (a level where one of them used most of a core is marked ``client_saturated``: it
-measured itself) and the machine's load average (the machine is shared). The servers' logs are
+measured itself) and the machine's load average (the machine is shared); the servers run with
+``SPIELCENTER_ENV=benchmark``, so their computers think in a process of their own
+(``COMPUTER_PROCESSES``, bots/thinking.py), whose CPU is ``computer_cpu_pct``. The servers' logs are
 kept; their folder is printed. ``--trace`` adds each server's latency report
 (``SPIELCENTER_LATENCY_TRACE``, server/latency.py) to the last row of its configuration;
 ``--py-spy FOLDER`` samples each server over each measured window.
@@ -286,18 +288,41 @@ async def cruel_logins(servers: list[Server], players: int) -> list[tuple[int, s
 # -- running a phase --------------------------------------------------------------------------
 
 
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (a server's computers' thinking process: bots/thinking.py)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds of the processes still running."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
+
+
 @dataclass
 class Watch:
-    """CPU and peak memory of server processes over a window."""
+    """CPU and peak memory of server processes over a window, and the CPU of their children
+    (the computers think in a process of their own: ``computer_cpu_pct``)."""
 
     pids: list[int]
     cpu: list[float] = field(default_factory=list)
     started: float = 0.0
     peak_mb: list[float] = field(default_factory=list)
+    helpers: list[list[int]] = field(default_factory=list)
+    helper_cpu: list[float] = field(default_factory=list)
 
     def begin(self) -> None:
         self.cpu = [cpu_seconds(p) for p in self.pids]
         self.peak_mb = [rss_mb(p) for p in self.pids]
+        self.helpers = [children(p) for p in self.pids]
+        self.helper_cpu = [cpu_of(h) for h in self.helpers]
         self.started = time.monotonic()
 
     def look(self) -> None:
@@ -306,8 +331,10 @@ class Watch:
     def result(self) -> dict[str, Any]:
         seconds = time.monotonic() - self.started
         used = [cpu_seconds(p) - c for p, c in zip(self.pids, self.cpu, strict=True)]
+        helped = [cpu_of(h) - c for h, c in zip(self.helpers, self.helper_cpu, strict=True)]
         return {
             "cpu_pct": [round(100 * u / seconds, 1) for u in used],
+            "computer_cpu_pct": [round(100 * u / seconds, 1) for u in helped],
             "rss_mb": [round(m, 1) for m in self.peak_mb],
         }
 

@@ -121,6 +121,16 @@ class Settings(BaseSettings):
         ),
     )
 
+    COMPUTER_PROCESSES: int | None = Field(
+        default=None,
+        ge=0,
+        le=8,
+        description=(
+            "Processes the computer players think in, started at their first decision; 0: a"
+            " thread of the server's own process; unset: 1, in development 0 (bots/thinking.py)"
+        ),
+    )
+
     COMPUTER_PAUSE_SCALE: float = Field(
         default=1.0,
         ge=0,
@@ -149,6 +159,15 @@ class Settings(BaseSettings):
     def is_development(self) -> bool:
         """True while running as a developer's checkout."""
         return self.ENV == DEVELOPMENT
+
+    @property
+    def computer_processes(self) -> int:
+        """``COMPUTER_PROCESSES``, or its default: a process of their own for the computers
+        (another core: docs/performance.md), but a thread in development, where every test's app
+        would start one."""
+        if self.COMPUTER_PROCESSES is not None:
+            return self.COMPUTER_PROCESSES
+        return 0 if self.is_development else 1
 
     @property
     def database_url(self) -> str:

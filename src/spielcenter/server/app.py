@@ -15,6 +15,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from starlette.types import ASGIApp
 
+from spielcenter.bots.thinking import ThinkingProcesses, think_in_thread
 from spielcenter.games.base import JSON, get_game
 from spielcenter.services.accounts import AccountService
 from spielcenter.services.common import Clock, utcnow
@@ -22,7 +23,7 @@ from spielcenter.services.games import GameResolver, GameService
 from spielcenter.services.progress import ProgressServices, progress_resolver
 from spielcenter.services.sessions import SessionService
 from spielcenter.services.stats import StatsService
-from spielcenter.services.table_play import TableServices
+from spielcenter.services.table_play import TableServices, Thinker
 from spielcenter.services.tables import TableService
 from spielcenter.settings import Settings
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
@@ -55,12 +56,13 @@ def _registry(
     service: TableService,
     hub: Hub,
     delays: Mapping[str, float] | None,
+    think: Thinker,
 ) -> TableRegistry:
     """The live tables: this process's alone, or shared with others through Redis."""
     if delays is None and settings.COMPUTER_PAUSE_SCALE != 1:
         scale = settings.COMPUTER_PAUSE_SCALE
         delays = {tempo: pause * scale for tempo, pause in TEMPO_SECONDS.items()}
-    services = TableServices.build(service, settings.CLOCK_SCALE)
+    services = TableServices.build(service, settings.CLOCK_SCALE, think)
     if settings.REDIS_URL is None:
         return TableRegistry(services, hub, delays)
     from redis.asyncio import BlockingConnectionPool, Redis
@@ -90,7 +92,9 @@ def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> No
     cluster.on_game_event = written_elsewhere
 
 
-def _latency_trace(settings: Settings, platform: Platform) -> LatencyTrace | None:
+def _latency_trace(
+    settings: Settings, platform: Platform, tables: TableService
+) -> LatencyTrace | None:
     """Stage timings, loop lag and collector pauses when ``LATENCY_TRACE`` asks for them."""
     if not settings.LATENCY_TRACE:
         return None
@@ -98,6 +102,7 @@ def _latency_trace(settings: Settings, platform: Platform) -> LatencyTrace | Non
     trace.install()
     platform.timing = trace.record
     platform.games.time_stages(trace.record)
+    tables.timing = trace.record
     log.warning("latency_trace_on", report=str(settings.DATA_DIR))
     return trace
 
@@ -191,13 +196,17 @@ def create_app(
         platform.games.watched = hub.watches
         app.state.platform = platform
         app.state.progress = ProgressServices.build(sessionmaker, platform.games, settings, clock)
-        table_service = TableService(sessionmaker, speedquilt_engine, clock)
-        app.state.tables = _registry(settings, table_service, hub, table_delays)
+        # The tables' decisions share the patience games' group commit: one writer.
+        table_service = TableService(sessionmaker, speedquilt_engine, clock, platform.games.writer)
+        # The computers think on another core (bots/thinking.py), unless told to use a thread.
+        thinking = ThinkingProcesses(settings.computer_processes)
+        think = thinking.think if settings.computer_processes else think_in_thread
+        app.state.tables = _registry(settings, table_service, hub, table_delays, think)
         if isinstance(app.state.tables, ClusteredRegistry):
             _share_games(platform.games, hub, app.state.tables)
         await app.state.tables.start()
         watch = _memory_watch(settings)
-        trace = _latency_trace(settings, platform)
+        trace = _latency_trace(settings, platform, table_service)
         if freeze_startup_heap:
             gc.collect()
             gc.freeze()
@@ -208,6 +217,7 @@ def create_app(
             yield
         finally:
             await app.state.tables.close()
+            thinking.close()
             await hub.close_all()
             await platform.games.close()
             platform.accounts.close()

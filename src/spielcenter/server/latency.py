@@ -7,6 +7,13 @@ keeps histograms of:
 - each stage of a patience entry (``services/games.py`` and ``services/logwriter.py`` name them:
   waiting for the game's lock, waiting for its group commit, the commit itself and its batch
   size, building the view, sending the event) and of a whole socket message;
+- each stage of a table's decision (``server/tables.py``, ``services/table_play.py`` and
+  ``services/tables.py``): a person's move waiting in the table's queue (``table_queue``),
+  check and apply (``table_apply``), its commit (``table_commit``; ``table_lock_wait`` for the
+  tables' own transactions), the views with legal moves (``table_view``), sending
+  (``table_send``) and the whole of it (``table_decision``); a computer's thinking
+  (``computer_think``, in a thread) and its whole turn (``computer_turn``), which a person's
+  move may wait behind;
 - the event loop's lag: a task asks to wake every 10 ms, and how late it wakes is how long
   every socket of the process waited for the one thread that runs them;
 - the garbage collector's pauses per generation (``gc.callbacks``): the collector stops that

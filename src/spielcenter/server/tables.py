@@ -27,7 +27,7 @@ from spielcenter.games.log import Entry
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.games.speedquilt.state import GameState
 from spielcenter.services.clocks import Waiting
-from spielcenter.services.common import ServiceError
+from spielcenter.services.common import ServiceError, StageTimer
 from spielcenter.services.table_play import Accepted, LiveTable, SeatChange, clock_json
 from spielcenter.services.tables import StoredTable
 
@@ -80,6 +80,8 @@ class Command:
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
+    queued: float = field(default_factory=time.perf_counter)
+    """When the socket handed it over (the latency trace times its wait in the queue)."""
 
 
 @dataclass
@@ -195,6 +197,11 @@ class TableActor:
         return self.table.playing
 
     @property
+    def timing(self) -> StageTimer:
+        """Counts the stages of the table's decisions (the server's latency trace)."""
+        return self.table.service.timing
+
+    @property
     def key(self) -> str:
         """The hub's name for the sockets watching this table."""
         return f"table:{self.id}"
@@ -270,7 +277,9 @@ class TableActor:
         if self.delay > 0:
             with contextlib.suppress(TimeoutError):
                 return await self._woken(await asyncio.wait_for(self.queue.get(), self.delay))
+        began = time.perf_counter()
         await self._tell(await self.table.computer_decides(seat))
+        self.timing("computer_turn", (time.perf_counter() - began) * 1000)
         return None
 
     async def _wait(self, seconds: float | None) -> Command | None:
@@ -311,8 +320,11 @@ class TableActor:
             case OpenCommand():
                 await self._open(command)
             case MoveCommand():
+                timing = self.timing
+                timing("table_queue", (time.perf_counter() - command.queued) * 1000)
                 seat = table.seat_of(account_id)
                 await self._tell(await table.play(seat, command.move, command.seq), command)
+                timing("table_decision", (time.perf_counter() - command.queued) * 1000)
             case ChatCommand():
                 line = await table.say(account_id, table.seat_of(account_id), command.text)
                 await self._say(line, command)
@@ -382,7 +394,9 @@ class TableActor:
         if origin is not None:
             watchers.add(origin.connection)
         seen: dict[int | None, JSON] = {}
+        viewing = sending = 0.0
         for connection in watchers:
+            began = time.perf_counter()
             reader = self.stored.seat_of(connection.login.account_id)
             if reader not in seen:
                 seen[reader] = {
@@ -393,7 +407,12 @@ class TableActor:
                 }
             mine = origin is not None and connection is origin.connection
             ref = origin.ref if origin is not None and mine else None
+            viewed = time.perf_counter()
             await connection.send(with_ref(seen[reader], ref))
+            viewing += viewed - began
+            sending += time.perf_counter() - viewed
+        self.timing("table_view", viewing * 1000)
+        self.timing("table_send", sending * 1000)
         if not self.playing:
             for connection in watchers:
                 await connection.send(self.end_message())

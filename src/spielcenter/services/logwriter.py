@@ -1,8 +1,15 @@
-"""Group commit of game log entries: one transaction for every entry waiting at that moment.
+"""Group commit of log entries: one transaction for every entry waiting at that moment.
 
 A player's entry is acknowledged only after its commit, and a commit costs the same for one
 entry as for fifty; so while one batch is being written the next one gathers. With many players
 this multiplies the entries a single SQLite writer can take per second.
+
+The decisions of Speedquilt tables (``services/tables.py``) go into the same batches as the
+patience entries: SQLite has one write lock, and two writers taking turns at it — the tables'
+transactions through SQLAlchemy, each holding the lock across several trips to the driver's
+thread, and this writer's thread — starved each other at 100 tables and 500 players
+(docs/performance.md, "One writer for tables and patience"). A table's last decision, which
+records the result and pays the pot with it, keeps its own transaction.
 """
 
 from __future__ import annotations
@@ -15,12 +22,18 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from spielcenter.store.repositories import NewEntry, append_entries
+from spielcenter.store.repositories import (
+    NewEntry,
+    NewTableEntry,
+    append_entries,
+    append_table_entries,
+)
 from spielcenter.store.sqlite_log import SqliteLogAppender
 
 from .common import StageTimer, no_timing
 
-Pending = tuple[NewEntry, dict[str, Any], "asyncio.Future[None]"]
+Pending = tuple[NewEntry | NewTableEntry, dict[str, Any], "asyncio.Future[None]"]
+"""A patience entry with its game's new summary, or a table's decision (no summary)."""
 
 
 class LogWriter:
@@ -43,6 +56,13 @@ class LogWriter:
 
     async def write(self, entry: NewEntry, summary: dict[str, Any]) -> None:
         """Commit ``entry`` and its game's new ``summary``; raises if the commit failed."""
+        await self._queue(entry, summary)
+
+    async def write_table(self, entry: NewTableEntry) -> None:
+        """Commit a table's decision with the seat clocks it changed; raises if it failed."""
+        await self._queue(entry, {})
+
+    async def _queue(self, entry: NewEntry | NewTableEntry, summary: dict[str, Any]) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((entry, summary, done))
         if self._task is None or self._task.done():
@@ -61,12 +81,16 @@ class LogWriter:
     async def _commit(self, batch: list[Pending]) -> None:
         began = time.perf_counter()
         try:
-            entries = [(entry, summary) for entry, summary, _ in batch]
+            entries = [(e, summary) for e, summary, _ in batch if isinstance(e, NewEntry)]
+            tables = [e for e, _, _ in batch if isinstance(e, NewTableEntry)]
             if self.sqlite is not None:
-                await self.sqlite.append(entries)
+                await self.sqlite.append(entries, tables)
             else:
                 async with self.engine.begin() as connection:
-                    await append_entries(connection, entries)
+                    if entries:
+                        await append_entries(connection, entries)
+                    if tables:
+                        await append_table_entries(connection, tables)
         except IntegrityError as exc:
             # An entry whose seq another server process wrote first (services/games.py, "one
             # writer"): only that one is refused, so write the batch one entry at a time.

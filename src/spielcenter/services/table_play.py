@@ -13,8 +13,8 @@ these one at a time, in its queue's order, and tells the sockets what they retur
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Mapping
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,7 +22,8 @@ from typing import Any
 import structlog
 
 from spielcenter.bots import Bot, get_bot
-from spielcenter.bots.player import fallback
+from spielcenter.bots.player import Memory, fallback
+from spielcenter.bots.thinking import Table, think_in_thread
 from spielcenter.games.base import JSON, IllegalMoveError, MoveSyntaxError, Status
 from spielcenter.games.log import Entry, GameLog
 from spielcenter.games.speedquilt.history import table_log
@@ -49,6 +50,9 @@ __all__ = [
     "TableServices",
     "clock_json",
 ]
+
+Thinker = Callable[[Bot, Speedquilt, Table, JSON, int, Memory], Awaitable[str]]
+"""How a computer's decision is thought (bots/thinking.py)."""
 
 PRESENCE_POLL = 5.0
 """How often (seconds) a table without a think clock looks whether its people are connected."""
@@ -86,8 +90,11 @@ class LiveTable:
         clock: Clock,
         clock_scale: float = 1.0,
         chat: ChatService | None = None,
+        think: Thinker = think_in_thread,
     ) -> None:
         self.stored = stored
+        self.think = think
+        """Where the computers think (bots/thinking.py: a thread, or a process of their own)."""
         self.engine = engine
         self.service = service
         self.clock = clock
@@ -193,13 +200,17 @@ class LiveTable:
     ) -> Accepted:
         """Check, apply and commit one decision of ``seat``; ``own``: her person made it (not a
         computer or a clock). A refusal changes nothing; if the write fails, neither."""
+        timing, began = self.service.timing, time.perf_counter()
         move = self._checked(seat, text, client_seq)
         entry, after = self.log.step(seat, move)
         finished = self._finished(after, {seat} if own else set())
         clocks = self._reclock(after, seat)
         stand_in = not own and seat not in self.bots
+        applied = time.perf_counter()
+        timing("table_apply", (applied - began) * 1000)
         # Committed before anyone hears of it; if the write fails, the position stays as it was.
         await self.service.append(self.id, entry.seq, seat, entry.move, finished, clocks, stand_in)
+        timing("table_commit", (time.perf_counter() - applied) * 1000)
         if own:
             self.decided.add(seat)
         returned = self._keep_clocks(clocks)
@@ -295,7 +306,10 @@ class LiveTable:
         bot = self._stand_in(seat) if stand_in else self._computer_for(seat)
         assert bot is not None
         view = self.engine.view_for(self.state, seat)  # a computer sees only its own seat's view
-        text = await asyncio.to_thread(bot.decide, self.engine, view, seat, self.memories[seat])
+        began = time.perf_counter()
+        table = Table(self.stored.record.variant, dict(self.stored.record.options))
+        text = await self.think(bot, self.engine, table, view, seat, self.memories[seat])
+        self.service.timing("computer_think", (time.perf_counter() - began) * 1000)
         try:
             return await self.decide(seat, text)
         except ServiceError as refusal:
@@ -540,9 +554,13 @@ class TableServices:
     ledger: LedgerService
     clock_scale: float = 1.0
     """``CLOCK_SCALE``: shorter clocks for tests (docs/tables.md)."""
+    think: Thinker = think_in_thread
+    """Where the computers think: ``COMPUTER_PROCESSES`` (bots/thinking.py)."""
 
     @classmethod
-    def build(cls, tables: TableService, clock_scale: float = 1.0) -> TableServices:
+    def build(
+        cls, tables: TableService, clock_scale: float = 1.0, think: Thinker = think_in_thread
+    ) -> TableServices:
         """The services around ``tables``, on its database and clock."""
         sessionmaker, clock = tables.sessionmaker, tables.clock
         return cls(
@@ -551,6 +569,7 @@ class TableServices:
             ChatService(sessionmaker, clock),
             LedgerService(sessionmaker, clock),
             clock_scale,
+            think,
         )
 
     def live(self, stored: StoredTable, engine: Speedquilt, chat: bool = True) -> LiveTable:
@@ -562,4 +581,5 @@ class TableServices:
             self.tables.clock,
             self.clock_scale,
             self.chat if chat else None,
+            self.think,
         )

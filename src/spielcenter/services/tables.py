@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,12 +28,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from spielcenter.bots import LEVELS
 from spielcenter.games.base import JSON, Deal, Game, GameError
 from spielcenter.store.models import SeatClock, TableEntry, TableRecord, TableSeat, TableSetup
-from spielcenter.store.repositories import AccountRepository, TableRepository
+from spielcenter.store.repositories import (
+    AccountRepository,
+    NewTableEntry,
+    SeatClockValues,
+    TableRepository,
+)
 
-from .common import Clock, ServiceError, as_utc, new_id
+from .common import Clock, ServiceError, StageTimer, as_utc, new_id, no_timing
 from .deals import client_deal
 from .fairness import SeedSource, dealt_from, fairness_of, fresh_seed, seeded
 from .ledger import pay_out
+from .logwriter import LogWriter
 from .results import FinishedGame, record_finished
 
 __all__ = [
@@ -207,16 +214,26 @@ class TableService:
     """Creating tables and writing and reading their logs."""
 
     def __init__(
-        self, sessionmaker: async_sessionmaker[AsyncSession], engine_for: EngineFor, clock: Clock
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        engine_for: EngineFor,
+        clock: Clock,
+        writer: LogWriter,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.engine_for = engine_for
         self.clock = clock
+        self.writer = writer
+        """The patience games' group commit (services/logwriter.py): a decision that does not
+        end the game is written in its batches, by the one writer of the database."""
         self.fresh_seed: SeedSource = fresh_seed
-        # SQLite lets one connection write at a time. The tables' writes take turns here, in
-        # order, instead of in SQLite's busy handler (sleeps of up to 100 ms, in no order):
-        # there a hundred tables' transactions, each holding the file across several trips to
-        # the driver's thread, starved one another and the group commit's thread until some
+        self.timing: StageTimer = no_timing
+        """Counts the stages of a table's decisions when the latency trace is on."""
+        # SQLite lets one connection write at a time. The tables' own transactions (creating a
+        # table, its last decision, clocks without a decision) take turns here, in order,
+        # instead of in SQLite's busy handler (sleeps of up to 100 ms, in no order): there a
+        # hundred tables' transactions, each holding the file across several trips to the
+        # driver's thread, starved one another and the group commit's thread until some
         # waited out the busy timeout ("database is locked"; bench/load.py, issue 40).
         bind = sessionmaker.kw.get("bind")
         sqlite = bind is not None and bind.dialect.name == "sqlite"
@@ -225,8 +242,11 @@ class TableService:
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:
         """A write transaction (on SQLite, once this process's earlier ones have ended)."""
-        async with self._one_writer or contextlib.nullcontext(), self.sessionmaker.begin() as db:
-            yield db
+        asked = time.perf_counter()
+        async with self._one_writer or contextlib.nullcontext():
+            self.timing("table_lock_wait", (time.perf_counter() - asked) * 1000)
+            async with self.sessionmaker.begin() as db:
+                yield db
 
     async def create(
         self,
@@ -330,8 +350,17 @@ class TableService:
     ) -> None:
         """Commit one accepted decision (and, if it ended the game, the end) in one transaction,
         with the seat clocks it started or stopped; ``by_stand_in``: a computer or the clock
-        decided for the person of ``seat``."""
+        decided for the person of ``seat``.
+
+        A decision that does not end the game goes into the log writer's next batch, with the
+        patience entries (one writer, one trip); the last one, which records the result and
+        pays the pot, is a transaction of its own."""
         now = self.clock()
+        if finished is None:
+            values = tuple(_clock_values(table_id, clock) for clock in clocks)
+            written = NewTableEntry(table_id, seq, seat, move, now, by_stand_in, values)
+            await self.writer.write_table(written)
+            return
         async with self._writing() as db:
             tables = TableRepository(db)
             entry = TableEntry(
@@ -344,16 +373,19 @@ class TableService:
             )
             await tables.append(entry)
             await tables.write_clocks(table_id, clocks)
-            if finished is not None:
-                await record_finished_table(db, finished)
-                log = await tables.log_of(table_id)
-                engine = self.engine_for(finished.variant, dict(finished.options))
-                await record_finished(
-                    db,
-                    FinishedGame.of_table(
-                        table_id, engine, finished.deal, log, finished.accounts, now
-                    ),
-                )
+            await record_finished_table(db, finished)
+            log = await tables.log_of(table_id)
+            engine = self.engine_for(finished.variant, dict(finished.options))
+            await record_finished(
+                db,
+                FinishedGame.of_table(table_id, engine, finished.deal, log, finished.accounts, now),
+            )
+
+
+def _clock_values(table_id: str, clock: SeatClock) -> SeatClockValues:
+    return SeatClockValues(
+        table_id, clock.seat, clock.kind, clock.deadline, clock.away, clock.disconnected_at
+    )
 
 
 async def _auto_continue(db: AsyncSession, seats: Sequence[TableSeat]) -> set[int]:

@@ -449,6 +449,74 @@ class AchievementRepository:
         self.db.add(achievement)
 
 
+class NewTableEntry(NamedTuple):
+    """A decision to append to a table's log (a row of ``table_entries``), with the seat clocks
+    it started or stopped (``SeatClockValues``): written by the log writer's batches beside
+    the patience entries (services/logwriter.py)."""
+
+    table_id: str
+    seq: int
+    seat: int
+    move: str
+    created_at: datetime
+    by_stand_in: bool
+    clocks: tuple[SeatClockValues, ...] = ()
+
+
+class SeatClockValues(NamedTuple):
+    """The new values of one seat's clock row (``table_seat_clocks``)."""
+
+    table_id: str
+    seat: int
+    kind: str | None
+    deadline: datetime | None
+    away: str | None
+    disconnected_at: datetime | None
+
+
+TABLE_ENTRY_COLUMNS = ("table_id", "seq", "seat", "move", "created_at", "by_stand_in")
+CLOCK_COLUMNS = ("kind", "deadline", "away", "disconnected_at")
+
+
+async def append_table_entries(
+    db: AsyncSession | AsyncConnection, entries: Sequence[NewTableEntry]
+) -> None:
+    """Append tables' decisions to their logs, note each table's last seq and write the seat
+    clocks they changed: Core statements for the whole batch, as :func:`append_entries`."""
+    tables = TableRecord.metadata.tables
+    entries_table = tables[TableEntry.__tablename__]
+    tables_table = tables[TableRecord.__tablename__]
+    clocks_table = tables[SeatClock.__tablename__]
+    await db.execute(
+        insert(entries_table),
+        [{c: getattr(entry, c) for c in TABLE_ENTRY_COLUMNS} for entry in entries],
+    )
+    await db.execute(
+        update(tables_table)
+        .where(tables_table.c.id == bindparam("b_id"))
+        .values(last_seq=bindparam("b_seq")),
+        [{"b_id": entry.table_id, "b_seq": entry.seq} for entry in entries],
+    )
+    clocks = [clock for entry in entries for clock in entry.clocks]
+    if clocks:
+        await db.execute(
+            update(clocks_table)
+            .where(
+                clocks_table.c.table_id == bindparam("b_table"),
+                clocks_table.c.seat == bindparam("b_seat"),
+            )
+            .values({c: bindparam(f"b_{c}") for c in CLOCK_COLUMNS}),
+            [
+                {
+                    "b_table": clock.table_id,
+                    "b_seat": clock.seat,
+                    **{f"b_{c}": getattr(clock, c) for c in CLOCK_COLUMNS},
+                }
+                for clock in clocks
+            ],
+        )
+
+
 class TableRepository:
     """A stored table as it was dealt and played: its row, its seats, its setup and seat clocks
     (a lobby table), its log."""

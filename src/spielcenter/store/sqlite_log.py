@@ -31,8 +31,8 @@ from typing import Any
 from sqlalchemy import Dialect
 from sqlalchemy.exc import IntegrityError
 
-from .models import GameEntry, GameRecord
-from .repositories import NewEntry
+from .models import GameEntry, GameRecord, SeatClock, TableEntry, TableRecord
+from .repositories import CLOCK_COLUMNS, TABLE_ENTRY_COLUMNS, NewEntry, NewTableEntry
 
 ENTRY_COLUMNS = ("game_id", "seq", "kind", "move", "created_at")
 PRAGMAS = (
@@ -61,6 +61,8 @@ class SqliteLogAppender:
         self.checkpoints_ms: list[float] = []
         """How long each checkpoint took (the server's latency trace takes them)."""
         self._entry_types = _processors(GameEntry, ENTRY_COLUMNS, dialect)
+        self._table_entry_types = _processors(TableEntry, TABLE_ENTRY_COLUMNS, dialect)
+        self._clock_types = _processors(SeatClock, CLOCK_COLUMNS, dialect)
         self._dialect = dialect
         self._summary_types: dict[tuple[str, ...], list[Processor]] = {}
         self._insert = (
@@ -68,10 +70,16 @@ class SqliteLogAppender:
             f" VALUES ({', '.join('?' * len(ENTRY_COLUMNS))})"
         )
 
-    async def append(self, entries: Sequence[tuple[NewEntry, dict[str, Any]]]) -> None:
-        """Commit the entries and summaries in one transaction; an entry whose ``(game, seq)``
-        is taken raises SQLAlchemy's :class:`IntegrityError`, as the engine would."""
-        statements = self._statements(entries)
+    async def append(
+        self,
+        entries: Sequence[tuple[NewEntry, dict[str, Any]]],
+        tables: Sequence[NewTableEntry] = (),
+    ) -> None:
+        """Commit the entries and summaries, and the tables' decisions with their clocks, in
+        one transaction; an entry whose ``(game, seq)`` or ``(table, seq)`` is taken raises
+        SQLAlchemy's :class:`IntegrityError`, as the engine would."""
+        statements = self._statements(entries) if entries else []
+        statements += self._table_statements(tables) if tables else []
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._thread, self._write, statements)
         now = time.monotonic()
@@ -149,6 +157,40 @@ class SqliteLogAppender:
             statements.append(_update(columns, summaries))
         return statements
 
+    def _table_statements(self, tables: Sequence[NewTableEntry]) -> list[Statement]:
+        """Tables' decisions as one insert, one update of their last seqs and an update per
+        seat clock that changed (a lobby table's; a table against computers has none)."""
+        statements: list[Statement] = []
+        for start in range(0, len(tables), ROWS_PER_STATEMENT):
+            chunk = tables[start : start + ROWS_PER_STATEMENT]
+            rows = [
+                _bound([getattr(e, c) for c in TABLE_ENTRY_COLUMNS], self._table_entry_types)
+                for e in chunk
+            ]
+            row = "(" + ", ".join("?" * len(TABLE_ENTRY_COLUMNS)) + ")"
+            statements.append(
+                (
+                    f"INSERT INTO {TableEntry.__tablename__} ({', '.join(TABLE_ENTRY_COLUMNS)})"
+                    f" VALUES {', '.join([row] * len(rows))}",
+                    [value for bound in rows for value in bound],
+                )
+            )
+            # A table's decisions are in a batch once (its actor waits for each commit).
+            last = {e.table_id: (e.seq,) for e in chunk}
+            statements.append(_update(["last_seq"], last, TableRecord.__tablename__))
+        assignments = ", ".join(f"{c} = ?" for c in CLOCK_COLUMNS)
+        for entry in tables:
+            for clock in entry.clocks:
+                values = _bound([getattr(clock, c) for c in CLOCK_COLUMNS], self._clock_types)
+                statements.append(
+                    (
+                        f"UPDATE {SeatClock.__tablename__} SET {assignments}"
+                        " WHERE table_id = ? AND seat = ?",
+                        [*values, clock.table_id, clock.seat],
+                    )
+                )
+        return statements
+
     def _write(self, statements: list[Statement]) -> None:
         connection = self._open()
         try:
@@ -180,16 +222,21 @@ ROWS_PER_STATEMENT = 200
 """Rows of one statement at most (SQLite takes 32 766 parameters in one)."""
 
 
-def _update(columns: list[str], summaries: dict[str, tuple[Any, ...]]) -> Statement:
-    """One ``UPDATE`` of the games of a batch, each column a ``CASE`` over their ids (a game is
-    in a batch once: its lock is held until its entry is committed), found by the key."""
+def _update(
+    columns: list[str],
+    summaries: dict[str, tuple[Any, ...]],
+    table: str = GameRecord.__tablename__,
+) -> Statement:
+    """One ``UPDATE`` of the games (or tables) of a batch, each column a ``CASE`` over their
+    ids (a game is in a batch once: its lock is held until its entry is committed), found by
+    the key."""
     cases, parameters = [], []
     for k, column in enumerate(columns):
         cases.append(f"{column} = CASE id" + " WHEN ? THEN ?" * len(summaries) + " END")
         for game_id, values in summaries.items():
             parameters += [game_id, values[k]]
     ids = ", ".join("?" * len(summaries))
-    sql = f"UPDATE {GameRecord.__tablename__} SET {', '.join(cases)} WHERE id IN ({ids})"
+    sql = f"UPDATE {table} SET {', '.join(cases)} WHERE id IN ({ids})"
     return sql, [*parameters, *summaries]
 
 

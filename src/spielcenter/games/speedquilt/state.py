@@ -149,8 +149,28 @@ class GameState:
     """The round in which the game ended."""
 
     def copy(self) -> GameState:
-        """An independent copy (moves never share data between states)."""
-        return copy.deepcopy(self)
+        """An independent copy (moves never share data between states).
+
+        Written out rather than ``copy.deepcopy``: every move of a table copies the state, and
+        the generic walk was most of a move's cost on the server (docs/performance.md). Dice,
+        placed blocks, drawn blocks and the deal are immutable and shared; every list and dict
+        is new (``tests/unit/speedquilt/test_state_copy.py`` holds this to ``deepcopy``).
+        """
+        turn = self.turn
+        return GameState(
+            deal=self.deal,
+            day=self.day,
+            phase=self.phase,
+            decks={deck: list(blocks) for deck, blocks in self.decks.items()},
+            shelves={deck: list(slots) for deck, slots in self.shelves.items()},
+            seats=[_seat_copy(seat) for seat in self.seats],
+            start_player=self.start_player,
+            round=self.round,
+            turn=None if turn is None else _turn_copy(turn),
+            end_round=self.end_round,
+            removed=list(self.removed),
+            final_round=self.final_round,
+        )
 
     def finish(self) -> None:
         """The game is over after the current round."""
@@ -166,6 +186,54 @@ class GameState:
     def active(self) -> int | None:
         """The seat whose turn it is (``None`` while choosing or after the end)."""
         return self.turn.seat if self.turn is not None else None
+
+
+def _seat_copy(seat: SeatState) -> SeatState:
+    return SeatState(
+        hand=list(seat.hand),
+        row=None if seat.row is None else list(seat.row),
+        returned=seat.returned,
+        quilt=dict(seat.quilt),
+        gifts=seat.gifts,
+    )
+
+
+def _turn_copy(turn: TurnState) -> TurnState:
+    return TurnState(
+        seat=turn.seat,
+        kind=turn.kind,
+        rolls=turn.rolls,
+        dice=dict(turn.dice),
+        basket=list(turn.basket),
+        used=list(turn.used),
+        rolling_over=turn.rolling_over,
+        actions=turn.actions,
+        bin_used=turn.bin_used,
+        decisions=turn.decisions,
+        revealed=turn.revealed,
+        drawn=turn.drawn,
+        windows={
+            seat: Window(list(window.offered), list(window.taken))
+            for seat, window in turn.windows.items()
+        },
+        adjustments={seat: dict(dice) for seat, dice in turn.adjustments.items()},
+        kit_uses={seat: dict(uses) for seat, uses in turn.kit_uses.items()},
+        undo=[_snapshot_copy(kept) for kept in turn.undo],
+        allowance=turn.allowance,
+        own_rerolls=turn.own_rerolls,
+    )
+
+
+def _snapshot_copy(kept: Snapshot) -> Snapshot:
+    return Snapshot(
+        quilt=dict(kept.quilt),
+        shelves={deck: list(slots) for deck, slots in kept.shelves.items()},
+        decks={deck: list(blocks) for deck, blocks in kept.decks.items()},
+        used=list(kept.used),
+        kit_uses=dict(kept.kit_uses),
+        adjustments=dict(kept.adjustments),
+        actions=kept.actions,
+    )
 
 
 def snapshot(state: GameState, turn: TurnState) -> Snapshot:

@@ -1,0 +1,92 @@
+"""One writer for tables and patience (services/logwriter.py, docs/performance.md "One writer
+for tables and patience"): a table's decision is committed in the group commit's batches, with
+the patience entries waiting at that moment, before the table hears of it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from spielcenter.server.tables import speedquilt_engine
+from spielcenter.services.common import utcnow
+from spielcenter.services.games import GameService
+from spielcenter.services.tables import TableService
+from spielcenter.settings import Settings
+from spielcenter.store.db import make_engine, make_sessionmaker, migrate
+from spielcenter.store.models import Account, GameEntry, TableEntry, TableRecord
+
+from .ladder import resolve
+
+
+@dataclass
+class World:
+    games: GameService
+    tables: TableService
+    game_id: str
+    table_id: str
+    stages: list[tuple[str, float]]
+
+
+@pytest.fixture
+async def world(settings: Settings) -> AsyncIterator[World]:
+    engine = make_engine(settings.database_url)
+    await migrate(engine)
+    sessionmaker = make_sessionmaker(engine)
+    games = GameService(sessionmaker, resolve, utcnow)
+    tables = TableService(sessionmaker, speedquilt_engine, utcnow, games.writer)
+    async with sessionmaker.begin() as db:
+        db.add(Account(id="anna", settings={}, created_at=utcnow()))
+    game_id = (await games.create("anna", "ladder", deal=1))["id"]
+    await games.move("anna", game_id, "d")  # the game is live: its next move waits for nothing
+    table = await tables.create("anna", players=2, bots=["easy"])
+    stages: list[tuple[str, float]] = []
+    games.time_stages(lambda stage, value: stages.append((stage, value)))
+    yield World(games, tables, game_id, table.record.id, stages)
+    await games.close()
+    await engine.dispose()
+
+
+async def stored(world: World) -> tuple[int, int, int]:
+    """Patience entries, table entries, the table's noted last seq."""
+    async with world.games.sessionmaker() as db:
+        entries = await db.scalar(select(func.count()).select_from(GameEntry))
+        decisions = await db.scalar(select(func.count()).select_from(TableEntry))
+        last = await db.scalar(select(TableRecord.last_seq).where(TableRecord.id == world.table_id))
+    return entries or 0, decisions or 0, last or 0
+
+
+async def test_a_tables_decision_is_committed_in_one_batch_with_the_patience_entries(
+    world: World,
+) -> None:
+    await asyncio.gather(
+        world.games.move("anna", world.game_id, "d"),
+        world.tables.append(world.table_id, 1, 0, "pass", None),
+    )
+    commits = [value for stage, value in world.stages if stage == "batch_entries"]
+    assert commits == [2]  # one transaction for both: one writer
+    assert await stored(world) == (2, 1, 1)
+
+
+async def test_a_decision_is_committed_before_append_returns(world: World) -> None:
+    for seq in (1, 2, 3):
+        await world.tables.append(world.table_id, seq, seq % 2, "pass", None)
+        assert (await stored(world))[1:] == (seq, seq)
+
+
+async def test_a_decision_whose_seq_is_taken_is_refused_alone(world: World) -> None:
+    # Another process wrote seq 1 first (the one-writer rule): only that decision fails, the
+    # patience entry of the same batch is committed.
+    await world.tables.append(world.table_id, 1, 0, "pass", None)
+    moved, refused = await asyncio.gather(
+        world.games.move("anna", world.game_id, "d"),
+        world.tables.append(world.table_id, 1, 1, "pass", None),
+        return_exceptions=True,
+    )
+    assert isinstance(refused, IntegrityError)
+    assert isinstance(moved, dict) and moved["seq"] == 2
+    assert await stored(world) == (2, 1, 1)
