@@ -155,7 +155,11 @@ same stock card. Diverse beams win deals the plain ones leave unknown (measured 
 docs/winrates-crazy-quilt.md, "The thoughtful solver", reduction 9, "Diverse beams")."""
 
 _GATHER_CAP: Final = 3_000
-"""Positions one step may collect before turning (the best positions are expanded first)."""
+"""Positions one step may collect before turning, shared among the kept positions."""
+
+_LEAST_SHARE: Final = 200
+"""The fewest positions a kept position may add to a step (its share of :data:`_GATHER_CAP`,
+or this in a wide beam)."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +224,8 @@ class _Beam:
             position.cards, position.round_the_corner, 0, across_redeal=True, ghosts=position.ghosts
         )
         self.budget = budget
+        self.limit = _GATHER_CAP
+        """How many positions the step being gathered may hold before the next is dropped."""
         self.last_beams = 0
         """How many last passes this beam has handed to :meth:`last_pass_beam` so far."""
         self.handed: list[LastPass] | None = None
@@ -253,7 +259,7 @@ class _Beam:
         )
         if key in found:
             return
-        if len(found) >= _GATHER_CAP:
+        if len(found) >= self.limit:
             self.complete = False
             return
         here = _Node(gone, free, node.stock, waste, fnd, node.left, line)
@@ -383,7 +389,12 @@ class _Beam:
         """Every position reachable from ``layer`` without turning a card (each counts as a
         searched position), and the line of a won one among them, if any."""
         found: dict[bytes, _Node] = {}
+        # Each kept position gets its share of the step: with one cap for the whole step the
+        # first positions' children used it up and the others were never gathered
+        # (docs/winrates-crazy-quilt.md, *Why the beams miss wins the lists hold*).
+        share = max(_GATHER_CAP // len(layer), _LEAST_SHARE)
         for node in layer:
+            self.limit = len(found) + share
             self.gather(node, found)
         self._spend(len(found))
         for node in found.values():
