@@ -155,7 +155,20 @@ same stock card. Diverse beams win deals the plain ones leave unknown (measured 
 docs/winrates-crazy-quilt.md, "The thoughtful solver", reduction 9, "Diverse beams")."""
 
 _GATHER_CAP: Final = 3_000
-"""Positions one step may collect before turning (the best positions are expanded first)."""
+"""Positions one step may collect before turning. In a narrow beam (up to :data:`SHARED_WIDTH`)
+it is shared among the kept positions: each adds at most its share,
+``max(_GATHER_CAP // kept, _LEAST_SHARE)``, so such a step holds at most ``kept *
+_LEAST_SHARE`` positions when that is more. With one cap for the whole step the first kept
+positions' moves used it up and the others were never gathered; the share decided more of the
+hard deals (docs/winrates-crazy-quilt.md, *A share of each step for the narrow beams*). Wider
+beams keep one cap for the step: with a share each, a beam of 144 gathered up to 28 800
+positions a step and the wide restarts no longer won deals 321, 461 and 560 within 1 000 000."""
+
+_LEAST_SHARE: Final = 200
+"""The fewest positions a kept position of a narrow beam may add to a step."""
+
+SHARED_WIDTH: Final = 16
+"""The widest beam whose kept positions each get their share of a step."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +233,8 @@ class _Beam:
             position.cards, position.round_the_corner, 0, across_redeal=True, ghosts=position.ghosts
         )
         self.budget = budget
+        self.limit = _GATHER_CAP
+        """How many positions the step being gathered may hold before the next is dropped."""
         self.last_beams = 0
         """How many last passes this beam has handed to :meth:`last_pass_beam` so far."""
         self.handed: list[LastPass] | None = None
@@ -253,7 +268,7 @@ class _Beam:
         )
         if key in found:
             return
-        if len(found) >= _GATHER_CAP:
+        if len(found) >= self.limit:
             self.complete = False
             return
         here = _Node(gone, free, node.stock, waste, fnd, node.left, line)
@@ -373,17 +388,29 @@ class _Beam:
         already false)."""
         layer = [node]
         while layer:
-            found, won = self.spread(layer)
+            found, won = self.spread(layer, width)
             if won is not None:
                 return won
             layer = [_turned(here) for here in self.keep(found, width) if here.stock]
         return None
 
-    def spread(self, layer: list[_Node]) -> tuple[dict[bytes, _Node], list[str] | None]:
+    def spread(
+        self, layer: list[_Node], width: int = 0
+    ) -> tuple[dict[bytes, _Node], list[str] | None]:
         """Every position reachable from ``layer`` without turning a card (each counts as a
-        searched position), and the line of a won one among them, if any."""
+        searched position), and the line of a won one among them, if any. In a beam of
+        ``width`` (the beam's own unless given) up to :data:`SHARED_WIDTH` each position of
+        ``layer`` gets its share of the step (see :data:`_GATHER_CAP`)."""
         found: dict[bytes, _Node] = {}
+        # With one cap for the whole step the first positions' children used it up and the
+        # others were never gathered (docs/winrates-crazy-quilt.md, *Why the beams miss wins
+        # the lists hold*).
+        shared = (width or self.width) <= SHARED_WIDTH
+        share = max(_GATHER_CAP // len(layer), _LEAST_SHARE)
+        self.limit = _GATHER_CAP
         for node in layer:
+            if shared:
+                self.limit = len(found) + share
             self.gather(node, found)
         self._spend(len(found))
         for node in found.values():
