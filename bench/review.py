@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,6 +35,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from crazy_quilt_hints import machine  # the same note of when, where and at which load
 from spielcenter.bots.review import KINDS, review
 from spielcenter.bots.tournament import GameResult, play_game
 from spielcenter.games import get_game
@@ -64,21 +63,6 @@ def _rounds(result: GameResult) -> int:
     return sum(1 for seat, text in result.moves if seat == first and text == "roll")
 
 
-def _machine() -> dict[str, Any]:
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "?"
-    return {
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "commit": commit,
-        "cpus": os.cpu_count(),
-        "load": [round(x, 2) for x in os.getloadavg()],
-    }
-
-
 def _long_games(seated: tuple[str, ...], args: argparse.Namespace) -> list[tuple[int, Any]]:
     """The first ``--games`` deals from ``--seed`` on whose game lasts ``--min-rounds`` rounds
     (most games end earlier: a quilt fills), at most ``--tries`` deals; the longest ones found
@@ -102,7 +86,7 @@ def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
     two = tuple(levels[k % len(levels)] for k in range(2))
     tables = [(level,) for level in levels] + [two, four]
     runs = []
-    before = _machine()
+    before = machine()
     for seated in tqdm(tables, unit="table", file=sys.stderr, disable=None):
         engine = _engine(seated)
         for seed, result in _long_games(seated, args):
@@ -119,7 +103,7 @@ def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
                     "cpu_seconds": round(cpu, 3),
                 }
             )
-    report = {"machine": before, "load_after": _machine()["load"], "runs": runs}
+    report = {"machine": before, "load_after": machine()["load"], "runs": runs}
     for run in runs:
         print(
             f"{','.join(run['levels']):24} deal {run['seed']}: {run['rounds']} rounds, "
@@ -168,7 +152,7 @@ def cmd_calibrate(args: argparse.Namespace) -> dict[str, Any]:
                     "unclear": sum(j.verdict == "unclear" for j in reviewed.judgements),
                 }
             )
-    report: dict[str, Any] = {"machine": _machine(), "seats": seats, "predictors": {}}
+    report: dict[str, Any] = {"machine": machine(), "seats": seats, "predictors": {}}
     scored = np.array([s["scored"] for s in seats], dtype=float)
     for name in ("actions", "sewing"):
         predicted = np.array([s[name] for s in seats], dtype=float)
