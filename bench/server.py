@@ -67,6 +67,9 @@ from tqdm import tqdm
 
 from spielcenter.games.base import get_game
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' client of the protocol
+from tests.protocol import apply_changes
+
 HOST = "127.0.0.1"
 WARM_UP_S = 2.0
 """Entries before the measured window (the first opens, the first commits) are not measured."""
@@ -361,13 +364,7 @@ def apply_event(view: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     ``changes`` (docs/protocol.md, "What changed"; the browser's ``applyChanges``)."""
     if "view" in event:
         return dict(event["view"])
-    changes = event["changes"]
-    after = {**view, **changes["fields"]}
-    for name, items in changes.get("items", {}).items():
-        after[name] = list(view[name])
-        for index, item in items.items():
-            after[name][int(index)] = item
-    return after
+    return apply_changes(view, event["changes"])
 
 
 class _EchoPlayer:
