@@ -25,8 +25,23 @@ BUDGET = 10_000
 """Positions a search of the measured player (bench/crazy_quilt_winrate.py --honest-budget)."""
 
 
+def read_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
 def read(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [json.loads(line) for line in read_lines(path)]
+
+
+PAST_THE_PUBLISHED = [path for path in HONEST if len(read_lines(path)) > 1000]
+"""The variants measured past the published deals 1–1 000 (round the corner and both rules
+together are measured on 1–1 000 alone so far: docs/winrates-crazy-quilt.md)."""
+
+
+def test_the_issues_two_aims_are_measured_on_deals_1_to_10_000() -> None:
+    # Issue 41: the classic and second-redeal aims are judged on the same 10 000 deals.
+    covered = {path.stem: len(read_lines(path)) for path in PAST_THE_PUBLISHED}
+    assert covered.get("classic") == covered.get("second-redeal") == 10_000
 
 
 def test_every_variant_has_the_honest_players_records() -> None:
@@ -44,15 +59,13 @@ def test_the_records_run_from_deal_1_without_a_gap_and_agree_with_the_published_
     assert [r["honest"] for r in records[:1000]] == [r["honest"] for r in published]
 
 
-@pytest.mark.parametrize("path", HONEST, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", PAST_THE_PUBLISHED, ids=lambda p: p.stem)
 def test_a_sample_past_the_published_deals_ends_as_recorded_under_both_rules(path: Path):
     # The first two wins and the first loss past deal 1 000 (past the published records, which
     # test_winnable.py samples), the guarded player; the first two deals with an old rules' result
     # there, the bare rules of thumb (some 50 times quicker).
     variant = path.stem
     later = [r for r in read(path) if r["deal"] > 1000]
-    if not later:
-        pytest.skip(f"{variant}: measured on the published deals 1–1 000 alone")
     won = [r for r in later if r["honest"] == "won"][:2]
     lost = [r for r in later if r["honest"] == "lost"][:1]
     played = {r["deal"]: play_honestly(r["deal"], variant, BUDGET).status.value for r in won + lost}
