@@ -1,15 +1,23 @@
-"""Fixtures shared by the suites that need real servers: a private PostgreSQL and Redis.
+"""Fixtures shared by the suites that need real servers: a private PostgreSQL and Redis, and a
+migrated SQLite file to copy.
 
-Both start only when a test asks for them (once per test process), see tests/backends.py.
+Each is made only when a test asks for it (once per test process), see tests/backends.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from .backends import PostgresCluster, RedisServer, postgres_cluster, redis_server
+from .backends import (
+    PostgresCluster,
+    RedisServer,
+    postgres_cluster,
+    redis_server,
+    sqlite_template,
+)
 
 
 @pytest.fixture(scope="session")
@@ -24,3 +32,9 @@ def redis() -> Iterator[RedisServer]:
     """This test process's redis-server."""
     with redis_server() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database migrated once per test process: each test copies it."""
+    return sqlite_template(tmp_path_factory.mktemp("sqlite-template"))

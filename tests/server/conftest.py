@@ -11,6 +11,7 @@ runs, cookies are kept per client like a browser).
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,7 +26,7 @@ from spielcenter.server.app import create_app
 from spielcenter.settings import Settings
 from spielcenter.store.db import make_engine
 
-from ..backends import run_async
+from ..backends import SQLITE_FILE, run_async
 from .ladder import resolve
 
 # Argon2 at its lowest cost: the tests check what is hashed and verified, not the hash's strength.
@@ -54,9 +55,11 @@ DATABASES = os.environ.get("SPIELCENTER_TEST_DATABASES", "sqlite,postgresql").sp
 
 
 @pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest) -> str | None:
-    """The test's own database: ``None`` is the default SQLite file in ``DATA_DIR``."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+    """The test's own database, already migrated: ``None`` is the default SQLite file in
+    ``DATA_DIR`` (``tmp_path``), a copy of the migrated template."""
     if request.param == "sqlite":
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / SQLITE_FILE)
         return None
     url: str = request.getfixturevalue("postgres").new_database()
     return url
