@@ -1,6 +1,11 @@
 # The two commands of the README: `make run` and `make test`. Both install what is missing first.
 SHELL := /bin/bash
 UV := $(shell command -v uv >/dev/null 2>&1 && echo uv || echo "python3 -m uv")
+# Python keeps the bytecode it compiles (in __pycache__ folders, which git ignores) even where the
+# machine's environment asks it not to (PYTHONDONTWRITEBYTECODE=1 on the machines this project is
+# developed on; CI's may be alike): otherwise every test server, command and benchmark the tests
+# start compiles SQLAlchemy, FastAPI and the Spielcenter from their sources again.
+export PYTHONDONTWRITEBYTECODE :=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
