@@ -64,6 +64,7 @@ def _play(socket: Any, table_id: str) -> None:
     seat: int | None = None
     latest: dict[str, Any] = {}
     asked = 0  # the id of her move in flight (0: none)
+    behind = -1  # a move sent on this seq was stale: decide again on a later one
     sewn = False  # whether she has sewn in this turn
     for _ in range(MAX_MESSAGES):
         message = json.loads(socket.recv(timeout=MESSAGE_TIMEOUT_S))
@@ -72,9 +73,11 @@ def _play(socket: Any, table_id: str) -> None:
             return
         if kind == "error":
             assert message.get("code") in ("stale", "rate_limited"), message
-            if message["code"] == "rate_limited":
+            if message["code"] == "stale":  # the table went on: its entry is on the way
+                behind = latest["seq"]
+            else:
                 time.sleep(PLEASE_WAIT_S)
-            asked = 0  # refused, nothing changed: decide again on what she saw last
+            asked = 0  # refused, nothing changed
         elif kind == "table.state":
             seat = message["seat"]
             latest = message
@@ -87,7 +90,7 @@ def _play(socket: Any, table_id: str) -> None:
                     sewn = False
                 elif entry["move"].startswith("sew "):
                     sewn = True
-        if asked or seat is None or not latest.get("legal"):
+        if asked or seat is None or latest["seq"] <= behind or not latest.get("legal"):
             continue
         move = decide(latest["view"], seat, latest["legal"], sewn)
         asked = latest["seq"] + 1
