@@ -17,12 +17,13 @@ from tests.protocol import apply_changes
 
 from .speedquilt_ui import (
     MAX_STEPS,
+    SEWABLE,
     STEP_TIMEOUT_MS,
     answer_giving,
     choose_start_row,
     click_and_wait,
     my_turn,
-    play_own_turn,
+    sew_what_fits,
 )
 
 
@@ -37,6 +38,17 @@ def start_solo(page: Page, button: str) -> None:
     assert not refusal.count(), f"the solo start was refused: {refusal.inner_text()}"
 
 
+def choose_fast_tempo(page: Page) -> None:
+    """On the solo screen, choose the tempo "fast" under the gear, as a player may (kept for her
+    account, docs/protocol.md): its windows pop up and its shelves slide in 120 ms instead of
+    450 ms, and a tap waits for what it taps to stand still. The tempo's own animations are
+    tested in test_speedquilt.py."""
+    page.locator(".sq-toolbar .gear").click()
+    page.locator('.sq-settings input[name="tempo"][value="fast"]').check()
+    page.locator(".sq-settings .settings-close").click()
+    expect(page.locator(".sq-settings")).to_have_count(0)
+
+
 def phase(page: Page) -> str:
     """The phase the screen shows (``choosing``, ``turn``, ``giving_turn``, ``shop_remove``…)."""
     return page.locator(".sq-screen").get_attribute("data-phase") or ""
@@ -47,9 +59,24 @@ def remove_a_block(page: Page) -> None:
     click_and_wait(page, ".solo-remove .remove-shelf")
 
 
+def play_own_solo_turn(page: Page, planned: bool) -> bool:
+    """Roll, sew what fits once, and end the turn, as speedquilt_ui's ``play_own_turn``; but
+    with ``planned`` (an earlier turn of this game sewed nothing and tapped its dice for a plan
+    to clear, see ``sew_what_fits``) a turn whose dice sew nothing does not tap them all once
+    more: some ten taps a turn that tell nothing new. Returns ``planned`` for the next turn."""
+    if page.locator('.sq-actions [data-move="roll"]').count():
+        click_and_wait(page, '.sq-actions [data-move="roll"]')
+    if not planned or page.evaluate(SEWABLE) is not None:
+        planned = not sew_what_fits(page) or planned
+    if page.locator('.sq-actions [data-move="end"]').count():
+        click_and_wait(page, '.sq-actions [data-move="end"]')
+    return planned
+
+
 def play_solo_to_the_end(page: Page) -> None:
     """Play her part until the end table shows: start row, own turns (roll, sew what fits,
     end), giving turns (place a helpful die, else pass) and shelf removals."""
+    planned = False
     for _ in range(MAX_STEPS):
         if page.locator(".sq-end").count():
             return
@@ -61,7 +88,7 @@ def play_solo_to_the_end(page: Page) -> None:
         elif now == "shop_remove" and page.locator(".solo-remove").count():
             remove_a_block(page)
         elif my_turn(page) and int(page.locator(".sq-screen").get_attribute("data-legal") or "0"):
-            play_own_turn(page)
+            planned = play_own_solo_turn(page, planned)
         else:
             page.wait_for_timeout(100)
     expect(page.locator(".sq-end")).to_be_visible()
@@ -111,10 +138,20 @@ def record_frames(page: Page) -> list[dict[str, Any]]:
     return frames
 
 
+ANIMATIONS_DONE = """() => Promise.all(
+  document.getAnimations()
+    .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+    .map((animation) => animation.finished.catch(() => null)),
+).then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"""
+"""Resolves when every animation that ends (windows popping up, shelves sliding, dice moving) has
+ended and the page has been drawn since; the endless ones (a glowing target) do not count."""
+
+
 def settle(page: Page) -> None:
-    """Before a screenshot: the pointer off the blocks (no block info) and windows popped up."""
+    """Before a screenshot: the pointer off the blocks (no block info) and windows popped up
+    (waits for the page's own animations to end, not for a fixed time)."""
     page.mouse.move(1, 1)
-    page.wait_for_timeout(600)
+    page.evaluate(ANIMATIONS_DONE)
 
 
 def api(page: Page, path: str) -> Any:
