@@ -1,7 +1,8 @@
 """Browser tests: the real server as a subprocess and Debian's Chromium driven by Playwright.
 
 Each test gets a fresh browser context, so a fresh guest account on the shared server (one per
-worker; the computers at its tables move without pauses, see `QUICK_COMPUTERS`).
+worker; the computers at its tables move without pauses, see `QUICK_COMPUTERS`, and the clocks of
+a table with people are short, see `SHORT_CLOCKS`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,14 @@ screen shows while a computer thinks, are marked ``real_pauses`` and get a serve
 with the pauses as they are in play."""
 
 
+CLOCK_SCALE = 0.25
+SHORT_CLOCKS = {"SPIELCENTER_CLOCK_SCALE": str(CLOCK_SCALE)}
+"""The clocks of a table with people (think time, giving clock, grace) run at a quarter of their
+length on the shared server (docs/tables.md): a giving clock of 30 s with its grace of 10 s runs
+out in 10 s. Only a table with people has clocks, and only tests/browser/test_tables_with_others.py
+sits at one; the ``real_pauses`` server keeps them as they are in play."""
+
+
 @contextmanager
 def serve(data: Path, env: dict[str, str]) -> Iterator[str]:
     """A Spielcenter server of its own (with ``env`` added to its environment); its URL."""
@@ -104,7 +113,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[bool
                 env = (
                     ONE_ADDRESS_FOR_ALL
                     if real_pauses
-                    else {**ONE_ADDRESS_FOR_ALL, **QUICK_COMPUTERS}
+                    else {**ONE_ADDRESS_FOR_ALL, **QUICK_COMPUTERS, **SHORT_CLOCKS}
                 )
                 started[real_pauses] = stack.enter_context(serve(data, env))
             return started[real_pauses]
@@ -114,8 +123,8 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[bool
 
 @pytest.fixture
 def server_url(request: pytest.FixtureRequest, servers: Callable[[bool], str]) -> str:
-    """The server of this test: computers without pauses (`QUICK_COMPUTERS`), unless the test
-    is marked ``real_pauses``."""
+    """The server of this test: computers without pauses (`QUICK_COMPUTERS`) and short clocks
+    (`SHORT_CLOCKS`), unless the test is marked ``real_pauses``."""
     return servers(request.node.get_closest_marker("real_pauses") is not None)
 
 

@@ -8,12 +8,15 @@ the HTTP API the pages use themselves.
 
 from __future__ import annotations
 
+from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import serve
-from .speedquilt_ui import STEP_TIMEOUT_MS, answer_giving, choose_start_row, my_turn, play_own_turn
+from .speedquilt_ui import SEWABLE, STEP_TIMEOUT_MS, click_and_wait, my_turn, wait_for_mine
 
 
 def api(page: Page, path: str) -> Any:
@@ -79,10 +82,15 @@ def own_clock(page: Page) -> Any:
     return page.locator(".sq-own-clock .sq-clock")
 
 
+def seconds(shown: str) -> int:
+    """The seconds of a clock's text (m:ss)."""
+    minutes, rest = shown.strip().split(":")
+    return int(minutes) * 60 + int(rest)
+
+
 def seconds_shown(page: Page, clock: Any) -> int:
     """The seconds a clock shows now (m:ss)."""
-    minutes, seconds = clock.inner_text().strip().split(":")
-    return int(minutes) * 60 + int(seconds)
+    return seconds(clock.inner_text())
 
 
 def chat(page: Page, text: str) -> None:
@@ -107,21 +115,101 @@ def can_roll(page: Page) -> bool:
     return my_turn(page) and page.locator('.sq-actions [data-move="roll"]').count() > 0
 
 
-def take_a_step(page: Page) -> bool:
-    """Do what the table waits for from her, if anything: her start row, a giving window (the
-    first helpful die, else "Weiter"), her turn (roll, sew what fits, end). Whether she acted."""
-    if page.locator(".sq-end").count():
-        return False
-    screen = page.locator(".sq-screen")
-    if screen.get_attribute("data-phase") == "choosing" and page.locator(".choice-block").count():
-        choose_start_row(page)
-    elif page.locator(".sq-giving").count():
-        answer_giving(page)
-    elif my_turn(page) and int(screen.get_attribute("data-legal") or "0"):
-        play_own_turn(page)
-    else:
-        return False
-    return True
+WHAT_WAITS = """() => {
+  const screen = document.querySelector(".sq-screen");
+  const data = screen?.dataset ?? {};
+  return {
+    over: document.querySelector(".sq-end") !== null,
+    giving: document.querySelector(".sq-giving") !== null,
+    turn: (screen?.classList.contains("my-turn") ?? false) && Number(data.legal ?? 0) > 0,
+    roll: document.querySelector('.sq-actions [data-move="roll"]') !== null,
+    seq: Number(data.seq ?? 0),
+    mine: Number(data.mine ?? 0),
+  };
+}"""
+"""What her page shows the table waits for, read at one moment (one call instead of one per
+question: a whole game asks it some hundred times on each page)."""
+
+
+@dataclass(frozen=True)
+class Waits:
+    """What the table waits for from her, as her page shows it at one moment."""
+
+    over: bool
+    """The end table shows."""
+    giving: bool
+    """A giving window is open for her."""
+    turn: bool
+    """It is her turn and she has something to do."""
+    roll: bool
+    """She may roll (her turn has begun, no roll yet)."""
+    seq: int
+    """The last table entry her page has drawn."""
+    mine: int
+    """The last entry of her own seat her page has drawn."""
+
+
+def what_waits(page: Page) -> Waits:
+    """What the table waits for from her now (`WHAT_WAITS`)."""
+    return Waits(**page.evaluate(WHAT_WAITS))
+
+
+def give_or_pass(page: Page) -> None:
+    """In her giving window, tap the first helpful die and the first patch it lights, else
+    "Weiter" (the taps only: `wait_for_mine` waits until the server has taken it)."""
+    window = page.locator(".sq-giving")
+    helpful = window.locator(".die-slot.helpful .die-face")
+    if helpful.count():
+        helpful.first.click()
+        target = page.locator(".sq-own .patch.target")
+        if target.count():
+            target.first.click()
+            return
+    window.locator(".giving-pass").click()
+
+
+def answer_the_windows(now: dict[Page, Waits]) -> None:
+    """Each whose giving window is open answers it (`give_or_pass`); then wait until the
+    server has taken every answer (a computer's reroll opens both windows at once, and the two
+    answers travel together)."""
+    opened = [page for page, waits in now.items() if waits.giving]
+    for page in opened:
+        give_or_pass(page)
+    for page in opened:
+        wait_for_mine(page, now[page].mine)
+
+
+def play_a_short_turn(page: Page) -> None:
+    """Her turn: roll, sew the block the server says her dice sew (if any) by tapping each die
+    and the patch it lights, then "Zug beenden"."""
+    if page.locator('.sq-actions [data-move="roll"]').count():
+        click_and_wait(page, '.sq-actions [data-move="roll"]')
+    move = page.evaluate(SEWABLE)
+    if move is not None:
+        words = move.split()
+        block = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{words[1]}"])')
+        for die, patch in (pair.split(":") for pair in words[2:]):
+            page.locator(f'.sq-dice-area .die-slot[data-die="{die}"] .die-face').click()
+            block.locator(f'.patch.target[data-patch="{patch}"]').click()
+        click_and_wait(page, ".sq-own .sew-button")
+    click_and_wait(page, '.sq-actions [data-move="end"]')
+
+
+NEWS_MS = 1000
+"""How long to wait for a page's next table entry before looking at both pages again."""
+
+
+def wait_for_news(now: dict[Page, Waits]) -> None:
+    """Nothing to do on either page: wait until the page furthest behind draws a table entry
+    it had not drawn (a computer's move, the other's), for `NEWS_MS` at most."""
+    page = min(now, key=lambda page: now[page].seq)
+    # Else something besides an entry changed (a window opened, the end table): look again.
+    with suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            "n => Number(document.querySelector('.sq-screen')?.dataset.seq) > n",
+            arg=now[page].seq,
+            timeout=NEWS_MS,
+        )
 
 
 def leave_table(page: Page) -> None:
@@ -132,19 +220,25 @@ def leave_table(page: Page) -> None:
 
 
 __all__ = [
+    "Waits",
+    "answer_the_windows",
     "api",
     "balance",
     "can_roll",
     "chat",
     "chat_lines",
     "create_table",
+    "give_or_pass",
     "invite_code",
     "leave_table",
     "open_lobby",
     "own_clock",
+    "play_a_short_turn",
+    "seconds",
     "seconds_shown",
     "seq",
     "serve",
-    "take_a_step",
+    "wait_for_news",
     "wait_for_table",
+    "what_waits",
 ]

@@ -4,25 +4,24 @@ back, a reconnect, chat, and the taler stake paid out.
 
 Two browser contexts are two people (two guest accounts, named for the staked game: guests play
 for nothing); a third seat is a normal computer (it rerolls whenever it may, so both people get
-giving windows at once; easy rerolls seldom). The server runs with ``SPIELCENTER_CLOCK_SCALE``
-so its clocks are short: a think time of 2 min lasts 60 s here, a giving clock of 30 s lasts
-15 s, and the grace 5 s. (Longer would slow the test; much shorter and a clock could run out by
-itself while a busy machine serves the other page.)
+giving windows at once; easy rerolls seldom). The shared server's clocks are short
+(``SHORT_CLOCKS`` in conftest.py, a quarter of their length): a think time of 2 min lasts 30 s
+here, a giving clock of 30 s lasts 7.5 s, and the grace 2.5 s. (Much shorter and a clock could
+run out by itself while a busy machine serves the other page.)
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import QUICK_COMPUTERS
 from .speedquilt_ui import STEP_TIMEOUT_MS, choose_start_row, mine, wait_for_mine
 from .tables_ui import (
+    answer_the_windows,
     api,
     balance,
     can_roll,
@@ -33,33 +32,25 @@ from .tables_ui import (
     leave_table,
     open_lobby,
     own_clock,
+    play_a_short_turn,
+    seconds,
     seconds_shown,
     seq,
-    serve,
-    take_a_step,
+    wait_for_news,
     wait_for_table,
+    what_waits,
 )
 from .ui import PHONE, PageFactory, assert_accessible, claim_account
 
 pytestmark = pytest.mark.browser
 
-CLOCK_SCALE = 0.5
 GIVING_MS = 30_000
-"""Long enough for the scaled giving clock (15 s) or its grace (5 s) to run out."""
+"""Long enough for the scaled giving clock (7.5 s) and its grace (2.5 s) to run out."""
 STAKE = 100
 WINDOW_MOMENT_MS = 1500
 """How long the second page may take to show a giving window the first already shows."""
 MAX_ROUNDS_OF_STEPS = 3000
 """Far more passes over both pages than a whole game needs."""
-
-
-@pytest.fixture(scope="module")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """This module's own server, with short clocks (and computers without pauses, as on the
-    shared server)."""
-    data = tmp_path_factory.mktemp("tables-with-others")
-    with serve(data, {"SPIELCENTER_CLOCK_SCALE": str(CLOCK_SCALE), **QUICK_COMPUTERS}) as url:
-        yield url
 
 
 def both_choose_while_the_other_waits(anna: Page, bea: Page) -> None:
@@ -105,12 +96,12 @@ def anna_rerolls_and_beas_giving_clock_runs_out(anna: Page, bea: Page, shots: Pa
     expect(waiting).to_be_visible()
     expect(waiting.locator(".sq-clock")).to_be_visible()
     expect(anna.locator('.sq-actions [data-move="end"]')).to_have_count(0)  # her end waits
+    # The scaled giving clock starts at 7.5 s, inside the warning colour's last 10 s; the
+    # grace (2.5 s) follows it. Both screens are read while her window is open.
+    expect(own_clock(bea)).to_have_class(re.compile("warn"), timeout=GIVING_MS)
     assert_accessible(anna)
     assert_accessible(bea)
     anna.screenshot(path=str(shots / "tables-running-clock.png"))
-    # The scaled giving clock starts at 15 s and turns to the warning colour at 10 s left, so
-    # the wait may be longer than an expectation's default 5 s.
-    expect(own_clock(bea)).to_have_class(re.compile("warn"), timeout=GIVING_MS)
     expect(own_clock(bea)).to_have_class(re.compile("grace"), timeout=GIVING_MS)
     bea.screenshot(path=str(shots / "tables-grace.png"))
     expect(bea.locator(".sq-giving")).to_have_count(0, timeout=GIVING_MS)
@@ -156,23 +147,22 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
     open_lobby(anna)
     expect(anna.locator(".lobby-create")).to_contain_text("1.000 Taler")
     link = create_table(anna, ["person", "normal"], think="120", giving="30", stake=STAKE)
-    assert_accessible(anna)  # her waiting room
+    assert_accessible(anna)  # her waiting room, with the stake and the clocks
     # Bea's list of open tables refreshes by itself and shows Anna's table.
     expect(bea.locator(f'.lobby-table[data-invite="{invite_code(link)}"]')).to_be_visible()
     assert_accessible(bea)
     bea.screenshot(path=str(screenshots / "tables-lobby.png"))
-    bea.goto(link)
-    assert_accessible(bea)  # the invitation
+    bea.goto(link)  # the invitation (`assert_accessible` reads it in English on a phone below)
     bea.locator(".lobby-waiting .join-table").click()
     table_id = wait_for_table(bea)
     assert wait_for_table(anna) == table_id
     table_url = f"/#/table/{table_id}"
 
+    first = {page: own_clock(page).inner_text() for page in (anna, bea)}
     for page in (anna, bea):
         expect(page.locator(".sq-pot .pot")).to_contain_text(str(3 * STAKE))
-        first = seconds_shown(page, own_clock(page))
-        page.wait_for_timeout(1500)
-        assert seconds_shown(page, own_clock(page)) < first  # her clock counts down
+        expect(own_clock(page)).not_to_have_text(first[page])  # it is redrawn within a second
+        assert seconds_shown(page, own_clock(page)) < seconds(first[page])  # her clock counts down
     expect(anna.locator('.neighbour[data-seat="1"] .sq-clock')).to_be_visible()
 
     hello = "<img src=x onerror=alert(1)> Hallo & <b>Bea</b>"
@@ -187,20 +177,26 @@ def test_two_people_and_a_computer_play_a_staked_game_to_the_end(
 
     done: set[str] = set()
     for _ in range(MAX_ROUNDS_OF_STEPS):
-        if anna.locator(".sq-end").count() and bea.locator(".sq-end").count():
+        now = {page: what_waits(page) for page in (anna, bea)}
+        if now[anna].over and now[bea].over:
             break
-        if "at once" not in done and both_windows_open(anna, bea):
+        giving = now[anna].giving or now[bea].giving
+        if "at once" not in done and giving and both_windows_open(anna, bea):
             both_choose_while_the_other_waits(anna, bea)
             done.add("at once")
-        elif "runs out" not in done and can_roll(anna):
+        elif "runs out" not in done and now[anna].turn and now[anna].roll:
             anna_rerolls_and_beas_giving_clock_runs_out(anna, bea, screenshots)
             done.add("runs out")
-        elif "runs out" in done and "reconnect" not in done and can_roll(bea):
+        elif "runs out" in done and "reconnect" not in done and now[bea].turn and now[bea].roll:
             bea_reloads_and_finds_her_turn_as_it_was(bea)
             bea_leaves_and_takes_her_seat_back(anna, bea, table_url, screenshots)
             done.add("reconnect")
-        elif not (take_a_step(anna) or take_a_step(bea)):
-            anna.wait_for_timeout(100)
+        elif giving:
+            answer_the_windows(now)
+        elif now[anna].turn or now[bea].turn:
+            play_a_short_turn(anna if now[anna].turn else bea)
+        else:
+            wait_for_news(now)
     expect(anna.locator(".sq-end")).to_be_visible()
     expect(bea.locator(".sq-end")).to_be_visible()
     assert done == {"at once", "runs out", "reconnect"}
@@ -314,28 +310,11 @@ def anna_and_bea_at_one_table(open_page: PageFactory) -> tuple[Page, Page]:
     return anna, bea
 
 
-def test_a_line_typed_while_the_chat_redraws_is_still_sent(open_page: PageFactory) -> None:
-    """The chat panel is redrawn when a line arrives; what she typed at that moment (into the
-    field being replaced) is what she sends, not an empty line (a CI failure of 6 December)."""
-    anna, bea = anna_and_bea_at_one_table(open_page)
-    field = bea.locator(".chat-form input[name=chat]").element_handle()
-    chat(anna, "Hallo Bea")
-    expect(bea.locator(".sq-chat .chat-lines li")).to_have_count(1)
-    # She typed into the field the redraw has just replaced.
-    field.evaluate(
-        """(input) => {
-            input.value = "Hi Anna!";
-            input.dispatchEvent(new Event("input", { bubbles: true }));
-        }"""
-    )
-    bea.locator(".chat-form .chat-send").click()
-    expect(anna.locator(".sq-chat .chat-lines li")).to_have_count(2)
-    assert chat_lines(anna)[-1].endswith("Hi Anna!")
-
-
-def test_her_cursor_stays_in_the_chat_field_when_a_line_arrives(open_page: PageFactory) -> None:
-    """She is typing when Anna's line arrives and redraws the table: the cursor stays in the
-    chat field, so the rest of what she types (and her Enter) goes into the chat."""
+def test_what_she_types_into_the_chat_survives_a_line_arriving(open_page: PageFactory) -> None:
+    """The chat panel is redrawn when a line arrives. She is typing when Anna's line arrives:
+    the cursor stays in the chat field, so the rest of what she types (and her Enter) goes into
+    the chat. And what she typed at that moment into the field being replaced is what she
+    sends, not an empty line (a CI failure of 6 December)."""
     anna, bea = anna_and_bea_at_one_table(open_page)
     bea.locator(".chat-form input[name=chat]").click()
     bea.keyboard.type("Hi ")
@@ -345,6 +324,20 @@ def test_her_cursor_stays_in_the_chat_field_when_a_line_arrives(open_page: PageF
     bea.keyboard.press("Enter")
     expect(anna.locator(".sq-chat .chat-lines li")).to_have_count(2)
     assert chat_lines(anna)[-1].endswith("Hi Anna!")
+
+    field = bea.locator(".chat-form input[name=chat]").element_handle()
+    chat(anna, "Wie geht's?")
+    expect(bea.locator(".sq-chat .chat-lines li")).to_have_count(3)
+    # She typed into the field the redraw has just replaced.
+    field.evaluate(
+        """(input) => {
+            input.value = "Fine, thanks!";
+            input.dispatchEvent(new Event("input", { bubbles: true }));
+        }"""
+    )
+    bea.locator(".chat-form .chat-send").click()
+    expect(anna.locator(".sq-chat .chat-lines li")).to_have_count(4)
+    assert chat_lines(anna)[-1].endswith("Fine, thanks!")
 
 
 def test_a_table_with_others_reads_well_on_a_phone_in_both_languages(
