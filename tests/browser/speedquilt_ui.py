@@ -90,6 +90,36 @@ def my_turn(page: Page) -> bool:
     return "my-turn" in (page.locator(".sq-screen").get_attribute("class") or "")
 
 
+NEXT_STEP = """(wanted) => {
+  // The first of the ``wanted`` kinds the table waits for from her now: "end" (the end table),
+  // "choose" (her start row), "give" (a giving window), "turn" (her turn, with legal moves).
+  const screen = document.querySelector(".sq-screen");
+  if (!screen) return null;
+  const now = {
+    end: () => document.querySelector(".sq-end"),
+    choose: () => screen.dataset.phase === "choosing" && document.querySelector(".choice-block"),
+    give: () => document.querySelector(".sq-giving"),
+    turn: () => screen.classList.contains("my-turn") && Number(screen.dataset.legal || 0) > 0,
+  };
+  return wanted.find((step) => now[step]()) ?? null;
+}"""
+ALL_STEPS = ("end", "choose", "give", "turn")
+
+
+def next_step(page: Page, wanted: tuple[str, ...] = ALL_STEPS) -> str:
+    """Wait until the table waits for one of the ``wanted`` things from her and say which:
+    "end" (the end table shows), "choose" (her start row), "give" (a giving window), "turn" (her
+    own turn). The page itself watches for it, every frame: one round trip instead of asking it
+    again every 100 ms, attribute by attribute."""
+    try:
+        handle = page.wait_for_function(NEXT_STEP, arg=list(wanted), timeout=STEP_TIMEOUT_MS)
+    except PlaywrightTimeoutError as exc:
+        status = page.locator(".sq-screen .status-line").all_inner_texts()
+        raise AssertionError(f"the table never waited for {wanted}: status {status}") from exc
+    step: str = handle.json_value()
+    return step
+
+
 SEWABLE = """async () => {
   const [, kind, id] = location.hash.split("/");
   const path = kind === "table" ? `/api/tables/${id}` : `/api/games/${id}`;
@@ -157,31 +187,24 @@ def answer_giving(page: Page) -> None:
 def play_to_the_end(page: Page) -> None:
     """Play the player's part until the end table shows: start row, turns, giving windows."""
     for _ in range(MAX_STEPS):
-        if page.locator(".sq-end").count():
+        step = next_step(page)
+        if step == "end":
             return
-        screen = page.locator(".sq-screen")
-        phase = screen.get_attribute("data-phase")
-        if phase == "choosing" and page.locator(".choice-block").count():
+        if step == "choose":
             choose_start_row(page)
-        elif page.locator(".sq-giving").count():
+        elif step == "give":
             answer_giving(page)
-        elif my_turn(page) and int(screen.get_attribute("data-legal") or "0"):
-            play_own_turn(page)
         else:
-            page.wait_for_timeout(100)
+            play_own_turn(page)
     expect(page.locator(".sq-end")).to_be_visible()
 
 
 def wait_for_my_turn(page: Page) -> None:
     """Wait (passing any giving window) until the table waits for the player's own turn."""
     for _ in range(MAX_STEPS):
-        screen = page.locator(".sq-screen")
-        if my_turn(page) and int(screen.get_attribute("data-legal") or "0"):
+        if next_step(page, ("turn", "give")) == "turn":
             return
-        if page.locator(".sq-giving").count():
-            click_and_wait(page, ".sq-giving .giving-pass")
-        else:
-            page.wait_for_timeout(100)
+        click_and_wait(page, ".sq-giving .giving-pass")
     raise AssertionError("the player's turn never came")
 
 
@@ -235,13 +258,9 @@ def wait_for_giving(page: Page) -> None:
     """Wait until a giving window opens for the player, playing short turns of her own
     (roll, end) while she is the one at turn."""
     for _ in range(MAX_STEPS):
-        if page.locator(".sq-giving").count():
+        if next_step(page, ("give", "turn")) == "give":
             return
-        screen = page.locator(".sq-screen")
-        if my_turn(page) and int(screen.get_attribute("data-legal") or "0"):
-            if page.locator('.sq-actions [data-move="roll"]').count():
-                click_and_wait(page, '.sq-actions [data-move="roll"]')
-            click_and_wait(page, '.sq-actions [data-move="end"]')
-        else:
-            page.wait_for_timeout(100)
+        if page.locator('.sq-actions [data-move="roll"]').count():
+            click_and_wait(page, '.sq-actions [data-move="roll"]')
+        click_and_wait(page, '.sq-actions [data-move="end"]')
     raise AssertionError("no giving window opened")

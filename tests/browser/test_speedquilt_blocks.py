@@ -17,6 +17,7 @@ from playwright.sync_api import FloatRect, Locator, Page, ViewportSize, expect
 from .speedquilt_ui import (
     choose_start_row,
     click_and_wait,
+    deal_where,
     deal_with_a_sewing_first_roll,
     mine,
     open_table,
@@ -152,12 +153,18 @@ def overlaps(a: FloatRect | None, b: FloatRect | None) -> bool:
 
 
 def point_at(page: Page, block: Locator) -> None:
-    """Move the mouse from outside onto the middle of ``block`` and rest there."""
+    """Move the mouse from outside onto the middle of ``block`` and rest there until the block
+    info of that block has come (it comes after a rest, REST_MS at most)."""
     page.mouse.move(2, 2)
     box = block.bounding_box()
     assert box is not None
+    shown = block.get_attribute("data-block") or block.locator("svg").first.get_attribute(
+        "data-block"
+    )
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
-    page.wait_for_timeout(REST_MS)
+    info = page.locator(".sq-info")
+    expect(info).to_be_visible()
+    expect(info).to_have_attribute("data-block", str(shown))
 
 
 def test_block_info_comes_when_she_points_at_a_block_and_never_covers_the_dice(
@@ -280,8 +287,11 @@ def test_block_info_names_none_of_the_dice_of_another_players_turn(
     open_page: PageFactory,
 ) -> None:
     """Seed 003: the info named the active player's dice as hers."""
+    # A deal where she starts: at the slow tempo (time to point at a block while the computer's
+    # dice lie there) a whole turn of the computer's before hers would take some ten seconds.
+    deal, _ = deal_where(lambda values, legal: True)
     page = open_page(locale="de-DE")
-    open_table(page, computers=1, tempo="slow")
+    open_table(page, computers=1, tempo="slow", deal=deal)
     choose_start_row(page)
     wait_for_my_turn(page)
     click_and_wait(page, '.sq-actions [data-move="roll"]')
