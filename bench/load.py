@@ -35,11 +35,14 @@ latency per window. ``--tracemalloc FRAMES`` has the server trace its allocation
 allocation sites and object types grew (the report's path is in the row).
 
 PostgreSQL and Redis are private servers on loopback ports, started from Debian's packages as in
-the tests (tests/backends.py). Usage::
+the tests (tests/backends.py); ``--database-url URL`` runs one configuration on a database of a
+PostgreSQL that already runs instead (the tests' smoke run passes one of its session cluster's).
+Usage::
 
     uv run python bench/load.py                        # SQLite, one process: 20:100 and 100:500
     uv run python bench/load.py --levels 100:500 --seconds 20 --trace --json load-100.json
     uv run python bench/load.py --database postgresql --processes 1 2 --levels 5:25 10:50
+    uv run python bench/load.py --database postgresql --database-url URL --processes 2
     uv run python bench/load.py --soak 600 --every 60 --levels 5:25 --figure docs/load-soak.png
     uv run python bench/load.py --soak 720 --every 120 --levels 5:25 --tracemalloc 6
     uv run python bench/load.py --from-json docs/load.json --figure docs/load.png   # redraw
@@ -95,6 +98,7 @@ from bench.server import (  # noqa: E402
     start_echo,
     wait_until_up,
 )
+from bench.server import WARM_UP_S as ECHO_WARM_UP_S  # noqa: E402
 from bench.server import client_process as echo_client  # noqa: E402
 
 from spielcenter.bots import get_bot  # noqa: E402
@@ -425,7 +429,9 @@ async def echo_phase(connections: int, args: argparse.Namespace, bar: tqdm[Any])
             works = [(port, n, False) for n in _split(connections, args.clients)]
             with client_processes(echo_client, works) as clients:
                 await clients.ready()
-                usage = await watch([server.pid], clients.go(args.seconds), bar)
+                # bench/server.py's warm-up (no tables are created), or a shorter --warm-up.
+                go = clients.go(args.seconds, warm_up_s=min(args.warm_up, ECHO_WARM_UP_S))
+                usage = await watch([server.pid], go, bar)
                 results = await clients.results()
         finally:
             server.terminate()
@@ -474,6 +480,12 @@ def spielcenter(
         start_together(servers)
         yield servers
     finally:
+        # All asked to stop at once: each shuts down while the others do (one by one, a
+        # process's tables would first be taken over by the others, and the waits add up).
+        for server in servers:
+            if server.running:
+                assert server.process is not None
+                server.process.terminate()
         for server in servers:
             server.stop()
         print(f"server logs: {folder}", file=sys.stderr)
@@ -481,13 +493,15 @@ def spielcenter(
 
 @contextlib.contextmanager
 def backends(args: argparse.Namespace) -> Iterator[tuple[Callable[[], str | None], str]]:
-    """New databases (none: SQLite, or a private PostgreSQL's) and a private Redis's URL when
-    several processes run (tests/backends.py)."""
+    """New databases (none: SQLite, a private PostgreSQL's, or ``--database-url`` for the one
+    configuration) and a private Redis's URL when several processes run (tests/backends.py)."""
     from tests.backends import postgres_cluster, redis_server
 
     with contextlib.ExitStack() as stack:
         new_database: Callable[[], str | None] = lambda: None  # noqa: E731
-        if args.database == "postgresql":
+        if args.database_url:
+            new_database = lambda: args.database_url  # noqa: E731
+        elif args.database == "postgresql":
             new_database = stack.enter_context(postgres_cluster()).new_database
         redis = stack.enter_context(redis_server()).url if max(args.processes) > 1 else ""
         yield new_database, redis
@@ -641,6 +655,12 @@ def main() -> None:
     )
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="with --database postgresql: this database of a running PostgreSQL (empty or"
+        " Spielcenter's; one configuration) instead of a private cluster",
+    )
+    parser.add_argument(
         "--clients", type=int, default=2, help="client processes the load is spread over"
     )
     parser.add_argument("--seconds", type=float, default=20.0, help="measured per level")
@@ -671,6 +691,8 @@ def main() -> None:
     args = parser.parse_args()
     if max(args.processes) > 1 and args.database == "sqlite":
         parser.error("several processes share one database: add --database postgresql")
+    if args.database_url and (args.database != "postgresql" or len(args.processes) > 1):
+        parser.error("--database-url: one PostgreSQL database, one --processes")
     before = json.loads(args.before.read_text()) if args.before else None
     if args.from_json:
         draw(json.loads(args.from_json.read_text()), args.figure, bool(args.soak), before)

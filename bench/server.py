@@ -18,6 +18,10 @@ processes; a row where one of them used ``SATURATED_PCT`` of a core or more is m
 bench/load.py starts them) and spreads the players over them; the row gives each process's CPU
 (``process_cpu_pct``; ``server_cpu_pct`` and the CPU per entry are of all of them together).
 
+``--database-url URL`` runs on a database of a PostgreSQL that already runs (a fresh one: the
+tests' smoke run passes one of its session cluster's) instead of starting a private cluster.
+``--warm-up`` is the unmeasured time after the players' staggered first second (2 s).
+
 ``--trace`` has the server time where entries wait (``SPIELCENTER_LATENCY_TRACE``,
 server/latency.py: its lock, the group commit, the view, the send; the event loop's lag; the
 garbage collector's pauses) and lays the slow round trips beside the server's stalls.
@@ -30,6 +34,7 @@ Loopback only; every phase is bounded in time. Usage::
     uv run python bench/server.py --players 600 --database postgresql   # a private PostgreSQL
     uv run python bench/server.py --players 100 --seconds 5 --clients 1
     uv run python bench/server.py --players 2000 --processes 2 --database postgresql  # + Redis
+    uv run python bench/server.py --players 600 --database postgresql --database-url URL
 
 The issue's rows are the defaults: SQLite, one server process, 1 entry/s per player, two client
 processes; run them on a quiet machine (``uptime`` below 1.5) and put the rows, with the load
@@ -472,7 +477,7 @@ async def run_phase(
     shares, changes = _split(logins, args.clients), not args.whole_views
     with client_processes(client_process, [(port, s, changes) for s in shares]) as clients:
         await clients.ready()
-        go = clients.go(args.seconds)
+        go = clients.go(args.seconds, warm_up_s=args.warm_up)
         await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
         cpu_before, started = cpu_seconds(pid), time.perf_counter()
         profiler = py_spy(pid, args.py_spy, args.seconds, phase) if args.py_spy else None
@@ -567,10 +572,14 @@ def _split(logins: list[tuple[str, str]] | int, parts: int) -> list[Any]:
 
 
 @contextmanager
-def database(kind: str) -> Iterator[Iterator[str | None]]:
-    """Fresh database URLs: none (SQLite in the data folder) or a private PostgreSQL's."""
+def database(kind: str, url: str | None = None) -> Iterator[Iterator[str | None]]:
+    """Fresh database URLs: none (SQLite in the data folder), a private PostgreSQL's, or
+    ``url`` (``--database-url``: a database of an existing PostgreSQL, for one row)."""
     if kind == "sqlite":
         yield iter(lambda: None, 0)
+        return
+    if url is not None:
+        yield iter([url])
         return
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.backends import postgres_cluster
@@ -584,7 +593,7 @@ async def bench(args: argparse.Namespace) -> list[dict[str, Any]]:
         return await bench_processes(args)
     rows: list[dict[str, Any]] = []
     bar = tqdm(total=2 * len(args.players) * args.seconds, unit="s", desc="server bench")
-    with database(args.database) as urls:
+    with database(args.database, args.database_url) as urls:
         for players in args.players:
             with tempfile.TemporaryDirectory() as folder:
                 echoed = await echo_phase(players, folder, args, bar)
@@ -637,7 +646,11 @@ async def bench_processes(args: argparse.Namespace) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     bar = tqdm(total=2 * len(args.players) * args.seconds, unit="s", desc="server bench")
     several = argparse.Namespace(
-        database="postgresql", processes=[args.processes], trace=args.trace, tracemalloc=0
+        database="postgresql",
+        database_url=args.database_url,
+        processes=[args.processes],
+        trace=args.trace,
+        tracemalloc=0,
     )
     with load.backends(several) as (new_database, redis):
         for players in args.players:
@@ -668,7 +681,7 @@ async def watch_processes(
     """Start the client processes (``target``), let them play, watch the server processes."""
     with client_processes(target, works) as clients:
         await clients.ready()
-        go = clients.go(args.seconds)
+        go = clients.go(args.seconds, warm_up_s=args.warm_up)
         await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
         before, started = [cpu_seconds(p) for p in pids], time.perf_counter()
         while time.perf_counter() < go.stop:
@@ -710,9 +723,21 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window per phase")
     parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=WARM_UP_S,
+        help="unmeasured seconds after the first second (the players' staggered starts)",
+    )
+    parser.add_argument(
         "--clients", type=int, default=2, help="client processes the players are spread over"
     )
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="with --database postgresql: this database of a running PostgreSQL (empty or"
+        " Spielcenter's; one --players row) instead of a private cluster",
+    )
     parser.add_argument(
         "--processes",
         type=int,
@@ -734,6 +759,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.processes > 1 and args.database != "postgresql":
         parser.error("several processes share one database: add --database postgresql")
+    if args.database_url and (args.database != "postgresql" or len(args.players) > 1):
+        parser.error("--database-url: one PostgreSQL database, one --players row")
     rows = asyncio.run(bench(args))
     columns = [c for c in rows[-1] if c != "trace"]
     print(" | ".join(columns))

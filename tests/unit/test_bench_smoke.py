@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,13 @@ CRUEL_SOLVER = ROOT / "src/spielcenter/solvers/cruel.py"
 
 HONEST_BARE = ["--honest-only", "--rules", "bare", "--honest-budget", "200"]
 """The honest player alone, under its old, unguarded rules."""
+DATABASE_URL = "{database_url}"
+"""Stands for a fresh database of this test process's PostgreSQL (the ``postgres`` fixture's
+session cluster, shared with the other tests): a run on PostgreSQL starts no cluster of its own."""
+PYCACHE = Path(tempfile.gettempdir()) / f"spielcenter-pycache-{os.getuid()}"
+"""Where the scripts and the servers they start keep their compiled modules (outside the work
+tree). Where bytecode is not written (``PYTHONDONTWRITEBYTECODE``), every server would otherwise
+compile its imports anew: seconds of CPU each."""
 
 # Each run: the arguments after the script's name, in the temporary folder; a script that needs
 # several (a measurement, then its summary) lists them in order.
@@ -71,12 +79,14 @@ SMOKE: dict[str, list[list[str]]] = {
     "engines.py": [["--seconds", "0.05", "--runs", "1"]],
     "load.py": [
         # One process on SQLite, two client processes, and the echo: the issue's configuration.
-        ["--levels", "1:2", "--seconds", "1", "--warm-up", "1", "--json", "load.json"],
+        # No warm-up: the window starts after the players' staggered first second.
+        ["--levels", "1:2", "--seconds", "1", "--warm-up", "0", "--json", "load.json"],
         # Two processes on PostgreSQL behind Redis; the second table's person has her socket on
         # the process that does not own it (commands routed, events relayed).
         [
-            *("--levels", "2:2", "--seconds", "1", "--warm-up", "1", "--no-echo"),
-            *("--database", "postgresql", "--processes", "2", "--clients", "1"),
+            *("--levels", "2:2", "--seconds", "1", "--warm-up", "0", "--no-echo"),
+            *("--database", "postgresql", "--database-url", DATABASE_URL),
+            *("--processes", "2", "--clients", "1"),
         ],
     ],
     "review.py": [
@@ -84,11 +94,12 @@ SMOKE: dict[str, list[list[str]]] = {
         ["calibrate", "--games", "1", "--levels", "easy", "--json", "calibrate.json"],
     ],
     "server.py": [
-        ["--players", "2", "--seconds", "1", "--json", "server.json"],
+        ["--players", "2", "--seconds", "1", "--warm-up", "0", "--json", "server.json"],
         # Two processes on PostgreSQL behind Redis, the players spread over both.
         [
-            *("--players", "4", "--seconds", "1", "--clients", "1"),
-            *("--processes", "2", "--database", "postgresql", "--json", "processes.json"),
+            *("--players", "4", "--seconds", "1", "--warm-up", "0", "--clients", "1"),
+            *("--processes", "2", "--database", "postgresql", "--database-url", DATABASE_URL),
+            *("--json", "processes.json"),
         ],
     ],
     "speedquilt.py": [["--games", "1", "--runs", "1", "--no-feasibility"]],
@@ -111,16 +122,21 @@ def _missing(programs: tuple[str, ...]) -> list[str]:
 
 
 @pytest.mark.parametrize("script", sorted(SMOKE))
-def test_the_bench_script_runs(script: str, tmp_path: Path) -> None:
+def test_the_bench_script_runs(script: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     missing = _missing(NEEDS.get(script, ()))
     if missing:
         pytest.skip(f"bench/{script} needs {', '.join(missing)}, not installed here")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(BENCH)])}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     for arguments in SMOKE[script]:
         # A run that names another script first is that script's (a summary's records are
         # written by the measuring script).
         runs = arguments[0] if arguments[0] in SMOKE else script
         arguments = arguments[1:] if runs != script else arguments
+        if DATABASE_URL in arguments:
+            url = request.getfixturevalue("postgres").new_database()
+            arguments = [url if a == DATABASE_URL else a for a in arguments]
         done = subprocess.run(
             [sys.executable, str(BENCH / runs), *arguments],
             cwd=tmp_path,
