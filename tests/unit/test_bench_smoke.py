@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,10 +26,6 @@ HONEST_BARE = ["--honest-only", "--rules", "bare", "--honest-budget", "200"]
 DATABASE_URL = "{database_url}"
 """Stands for a fresh database of this test process's PostgreSQL (the ``postgres`` fixture's
 session cluster, shared with the other tests): a run on PostgreSQL starts no cluster of its own."""
-PYCACHE = Path(tempfile.gettempdir()) / f"spielcenter-pycache-{os.getuid()}"
-"""Where the scripts and the servers they start keep their compiled modules (outside the work
-tree). Where bytecode is not written (``PYTHONDONTWRITEBYTECODE``), every server would otherwise
-compile its imports anew: seconds of CPU each."""
 
 # Each run: the arguments after the script's name, in the temporary folder; a script that needs
 # several (a measurement, then its summary) lists them in order.
@@ -127,8 +122,6 @@ def test_the_bench_script_runs(script: str, tmp_path: Path, request: pytest.Fixt
     if missing:
         pytest.skip(f"bench/{script} needs {', '.join(missing)}, not installed here")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(BENCH)])}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     for arguments in SMOKE[script]:
         # A run that names another script first is that script's (a summary's records are
         # written by the measuring script).
