@@ -319,21 +319,23 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_mixed_beams() ->
 
 def test_by_default_the_solver_runs_the_mixed_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it with their
-    # first wide restart, within the beams' share of 500 000 positions; the widening
-    # beams, the default until 2026-12-06, do not. The line replays to a won game.
-    verdict = solve(560, "classic", node_budget=500_000)
-    assert verdict.result == "won" and verdict.nodes <= 500_000
-    assert solve(560, "classic", node_budget=500_000, beams="mixed") == verdict
+    # first wide restart (316 886 positions), within the beams' share of 360 000 positions
+    # (337 500); the widening beams, the default until 2026-12-06, do not. The line replays
+    # to a won game.
+    verdict = solve(560, "classic", node_budget=360_000)
+    assert verdict.result == "won" and verdict.nodes <= 360_000
+    assert solve(560, "classic", node_budget=360_000, beams="mixed") == verdict
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(560, verdict.moves)) is Status.WON
-    assert solve(560, "classic", node_budget=500_000, beams="widening").result == "unknown"
+    assert solve(560, "classic", node_budget=360_000, beams="widening").result == "unknown"
 
 
 def test_the_solver_may_run_the_wide_restarts_in_place_of_its_mixed_beams() -> None:
-    # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it in the
-    # beams' share of 400 000 positions; the line replays to a won game.
-    verdict = solve(560, "classic", node_budget=400_000, beams="wide-restarts")
-    assert verdict.result == "won" and verdict.nodes <= 400_000
+    # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it (229 623
+    # positions) in the beams' share of 260 000 positions (243 750); the line replays to a won
+    # game.
+    verdict = solve(560, "classic", node_budget=260_000, beams="wide-restarts")
+    assert verdict.result == "won" and verdict.nodes <= 260_000
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(560, verdict.moves)) is Status.WON
 

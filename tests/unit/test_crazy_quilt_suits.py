@@ -57,13 +57,19 @@ SUIT_SETS = ["".join(kept) for size in (1, 2, 3) for kept in combinations(SUITS,
 # -- the referee ---------------------------------------------------------------------------
 
 
-class Node(NamedTuple):
-    """A position of the smaller game: the quilt (other suits' ghosts already gone), the kept
-    stock (top first) and waste (bottom to top), foundation tops, redeals left."""
+def code(card: Card) -> int:
+    """A card as a small number (suit × 16 + rank): a node holds numbers, cheap to hash."""
+    return SUITS.index(card.suit) * 16 + card.rank
 
-    quilt: tuple[Card | None, ...]
-    stock: tuple[Card, ...]
-    waste: tuple[Card, ...]
+
+class Node(NamedTuple):
+    """A position of the smaller game: the quilt (other suits' ghosts already gone; its number
+    in :attr:`Referee.quilts`), the kept stock (top first) and waste (bottom to top) as card
+    numbers (:func:`code`), foundation tops, redeals left."""
+
+    quilt: int
+    stock: tuple[int, ...]
+    waste: tuple[int, ...]
     up: tuple[int, ...]
     down: tuple[int, ...]
     left: int
@@ -78,11 +84,18 @@ class Referee:
         keep = self.keeps
         self.kept_cells = [c for c, card in enumerate(state.quilt) if card and keep(card)]
         self.ghost_cells = [c for c, card in enumerate(state.quilt) if card and not keep(card)]
-        self.taken: dict[tuple[tuple[Card | None, ...], int], tuple[Card | None, ...]] = {}
+        self.codes = [code(card) if card else 0 for card in state.quilt]
+        # Deal 175's diamonds make 1.3 million nodes over far fewer quilts: each quilt is
+        # numbered once (a node holds its number, cheap to hash and compare), with its free
+        # cards of the kept suits and the quilt after each of them left.
+        self.quilts: list[tuple[Card | None, ...]] = []
+        self.numbers: dict[tuple[Card | None, ...], int] = {}
+        self.playable: list[list[int]] = []
+        self.taken: dict[tuple[int, int], int] = {}
         self.start = Node(
-            self.vanish(state.quilt),
-            tuple(card for card in state.stock if keep(card)),
-            tuple(card for card in state.waste if keep(card)),
+            self.number(self.vanish(state.quilt)),
+            tuple(code(card) for card in state.stock if keep(card)),
+            tuple(code(card) for card in state.waste if keep(card)),
             tuple(top if s in suits else KING for s, top in zip(SUITS, state.up, strict=True)),
             tuple(top if s in suits else ACE for s, top in zip(SUITS, state.down, strict=True)),
             state.redeals_left,
@@ -109,25 +122,36 @@ class Referee:
                 cells[cell] = None
             quilt = tuple(cells)
 
-    def take(self, quilt: tuple[Card | None, ...], cell: int) -> tuple[Card | None, ...]:
-        """The quilt after the card at ``cell`` left it and the ghosts it freed vanished
-        (remembered: a search meets the same few quilts under every stock and waste)."""
+    def number(self, quilt: tuple[Card | None, ...]) -> int:
+        """The number of ``quilt`` (a new one for a quilt not met before)."""
+        number = self.numbers.get(quilt)
+        if number is None:
+            number = self.numbers[quilt] = len(self.quilts)
+            self.quilts.append(quilt)
+            self.playable.append([c for c in self.kept_cells if self.free(quilt, c)])
+        return number
+
+    def take(self, quilt: int, cell: int) -> int:
+        """The quilt after the card at ``cell`` left quilt ``quilt`` and the ghosts it freed
+        vanished (remembered: a search meets the same few quilts under every stock and waste)."""
         after = self.taken.get((quilt, cell))
         if after is None:
-            after = self.vanish((*quilt[:cell], None, *quilt[cell + 1 :]))
+            cells = self.quilts[quilt]
+            after = self.number(self.vanish((*cells[:cell], None, *cells[cell + 1 :])))
             self.taken[quilt, cell] = after
         return after
 
     @staticmethod
     def homes(
-        card: Card, up: tuple[int, ...], down: tuple[int, ...]
+        card: int, up: tuple[int, ...], down: tuple[int, ...]
     ) -> Iterator[tuple[str, tuple[int, ...], tuple[int, ...]]]:
-        """The foundations ``card`` follows on, with the foundation tops after it went there."""
-        suit = SUITS.index(card.suit)
-        if up[suit] == card.rank - 1:
-            yield "u", (*up[:suit], card.rank, *up[suit + 1 :]), down
-        if down[suit] == card.rank + 1:
-            yield "d", up, (*down[:suit], card.rank, *down[suit + 1 :])
+        """The foundations ``card`` (:func:`code`) follows on, with the foundation tops after it
+        went there."""
+        suit, rank = divmod(card, 16)
+        if up[suit] == rank - 1:
+            yield "u", (*up[:suit], rank, *up[suit + 1 :]), down
+        if down[suit] == rank + 1:
+            yield "d", up, (*down[:suit], rank, *down[suit + 1 :])
 
     def moves(self, node: Node) -> Iterator[tuple[str, Node]]:
         """Every legal move of ``node`` in the engine's notation, with the node after it.
@@ -136,21 +160,19 @@ class Referee:
         (not ``_replace``d field by field) and the quilt after a card left comes from ``take``.
         """
         quilt, stock, waste, up, down, left = node
-        top = waste[-1] if waste else None
+        top = waste[-1] if waste else 0
         if top:
             for mark, ups, downs in self.homes(top, up, down):
                 yield "w" + mark, Node(quilt, stock, waste[:-1], ups, downs, left)
-        for cell in self.kept_cells:
-            card = quilt[cell]
-            if card is None or not self.free(quilt, cell):
-                continue
+        for cell in self.playable[quilt]:
+            card = self.codes[cell]
             rest = self.take(quilt, cell)
             for mark, ups, downs in self.homes(card, up, down):
                 yield CELL_NAMES[cell] + mark, Node(rest, stock, waste, ups, downs, left)
             if (
                 top
-                and top.suit == card.suit
-                and ranks_touch(card.rank, top.rank, self.round_the_corner)
+                and top >> 4 == card >> 4
+                and ranks_touch(card & 15, top & 15, self.round_the_corner)
             ):
                 yield CELL_NAMES[cell] + "w", Node(rest, stock, (*waste, card), up, down, left)
         if stock:

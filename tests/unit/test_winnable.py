@@ -307,7 +307,7 @@ def test_grow_with_restarts_adds_exactly_the_deals_the_restarts_win(lists_in: Pa
 def test_grow_with_wide_restarts_adds_exactly_the_deals_the_wide_restarts_win(
     lists_in: Path, capsys
 ):
-    budget = 300_000
+    budget = 260_000  # 560's first wide restart wins in the beams' 243 750 (229 623 positions)
     won = [
         deal
         for deal in (560, 561)
