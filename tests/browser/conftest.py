@@ -39,6 +39,10 @@ ONE_ADDRESS_FOR_ALL = {
 }
 """Every test's browser context is a new guest from 127.0.0.1: the whole run is one address,
 more than any household (the limits themselves are tested in tests/security/)."""
+QUICK_LINES = {"SPIELCENTER_SOCKET_MESSAGE_LIMIT": "1000/second"}
+"""A test that plays a long line over a socket (`ui.play_line`) sends its moves one after
+another without waiting 60 ms between them to stay under 20 a second (the limit is tested in
+tests/security/test_sockets.py)."""
 
 
 def _free_port() -> int:
@@ -110,11 +114,9 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[bool
         def url(real_pauses: bool) -> str:
             if real_pauses not in started:
                 data = tmp_path_factory.mktemp("spielcenter-data")
-                env = (
-                    ONE_ADDRESS_FOR_ALL
-                    if real_pauses
-                    else {**ONE_ADDRESS_FOR_ALL, **QUICK_COMPUTERS, **SHORT_CLOCKS}
-                )
+                env = {**ONE_ADDRESS_FOR_ALL, **QUICK_LINES}
+                if not real_pauses:
+                    env |= {**QUICK_COMPUTERS, **SHORT_CLOCKS}
                 started[real_pauses] = stack.enter_context(serve(data, env))
             return started[real_pauses]
 

@@ -85,7 +85,9 @@ def open_a_table_with_a_computer(page: Page) -> None:
 
 
 def back_home(page: Page) -> None:
-    page.goto("/")
+    """Back to the start page as its "← Spielcenter" link goes (the page is not loaded anew, so
+    the checker stays loaded in it)."""
+    page.goto("/#/")
     page.wait_for_selector(".game-panel")
 
 

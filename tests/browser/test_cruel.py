@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import ViewportSize, WebSocketRoute, expect
 
+from spielcenter.games import get_game
+
 from .ui import (
     DESKTOP,
     MAX_STEPS,
@@ -19,9 +21,11 @@ from .ui import (
     moves_made,
     play_first_by_click,
     play_first_by_drag,
+    play_line,
     play_to_the_end,
     seq,
     set_auto_move,
+    shown_id,
     start_deal,
     top_card,
     wait_past,
@@ -35,13 +39,53 @@ LONG_DEAL = 42
 SHORT_DEAL = 158
 
 
+CLICKED_AT_THE_END = 8
+"""The last moves of LONG_DEAL that the test plays by clicks; the ones before go over a socket."""
+
+
+def first_highlighted_line(deal: int) -> list[str]:
+    """The moves `play_first_by_click` makes in ``deal`` until it ends, worked out with the
+    engine: the first pile (in the board's order) whose card may move, onto its foundation if
+    that lights up, else onto the first pile that does; a redeal when no card can move."""
+    game = get_game("cruel")
+    state, line = game.start(deal), []
+    while game.status(state) == "playing":
+        legal = [game.format_move(m) for m in game.legal_moves(state, 0)]
+        cards = [m for m in legal if m != "r"]
+        if not cards and "r" not in legal:
+            break
+        if cards:
+            source = min(int(m.split(">")[0].rstrip("f")) for m in cards)
+            mine = [m for m in cards if int(m.split(">")[0].rstrip("f")) == source]
+            home = [m for m in mine if m.endswith("f")]
+            move = home[0] if home else min(mine, key=lambda m: int(m.split(">")[1]))
+        else:
+            move = "r"
+        line.append(move)
+        state = game.play(state, move, 0)
+    return line
+
+
 def test_a_deal_played_by_clicks_ends_on_the_end_screen(
     open_page: PageFactory, screenshots: Path
 ) -> None:
+    """The end of a deal played by clicks: LONG_DEAL, which the first highlighted moves win.
+    All but its last moves are played over a socket of her session (as another window of hers
+    would), the rest by clicks on the game screen, down to the winning one."""
     page = open_page()
     start_deal(page, "cruel", LONG_DEAL)
     set_auto_move(page, False)
+    game_id = shown_id(page)
+    line = first_highlighted_line(LONG_DEAL)
+    page.goto("/#/")
+    page.wait_for_selector(".game-panel")
+    assert play_line(page, game_id, line[:-CLICKED_AT_THE_END]) == "playing"
+    page.goto(f"/#/game/{game_id}")
+    page.wait_for_selector(".game-screen[data-seq] .board")
+    set_auto_move(page, False)
+    before = moves_made(page)
     status = play_to_the_end(page, play_first_by_click)
+    assert moves_made(page) > before, "the end came by clicks"
     assert status in {"won", "lost"}
     box = page.locator(".overlay .end-box")
     expect(box).to_have_class(f"end-box {status}")

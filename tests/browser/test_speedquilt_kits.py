@@ -361,51 +361,6 @@ def test_on_a_phone_the_scissors_purchase_opens_the_shop(
 # -- Nachbarinnen und Garn abgeben -------------------------------------------------------------
 
 
-def helpful_words(count: int) -> str:
-    """The neighbour's badge in German: one die "hilft", more "helfen"."""
-    return "1 hilft" if count == 1 else f"{count} helfen"
-
-
-@pytest.mark.real_pauses
-def test_during_her_reroll_each_neighbour_shows_how_many_new_dice_help_her(
-    open_page: PageFactory, screenshots: Path
-) -> None:
-    deal, _ = deal_where(lambda values, legal: True, computers=3)
-    page = open_page(locale="de-DE")
-    record(page)
-    # At the slow tempo the computers take 1.2 s for each window: time to read all three.
-    open_table(page, computers=3, tempo="slow", deal=deal)
-    choose_start_row(page)
-    wait_for_my_turn(page)
-    click_and_wait(page, '.sq-actions [data-move="roll"]')
-    # Two dice into the basket: only the three rerolled ones are offered to the others.
-    for die in ("red", "blue"):
-        click_and_wait(page, f'.die-slot[data-die="{die}"] .basket-button')
-    click_and_wait(page, '.sq-actions [data-move="reroll"]')
-    shown = page.evaluate(
-        """() => ({
-          seq: Number(document.querySelector('.sq-screen').dataset.seq),
-          badges: [...document.querySelectorAll('.sq-neighbours .neighbour')].map(n => [
-            Number(n.dataset.seat),
-            n.querySelector('.badge.helpful')?.dataset.count ?? null,
-            n.querySelector('.badge.helpful')?.textContent ?? null,
-          ]),
-        })"""
-    )
-    page.screenshot(path=screenshots / "speedquilt-neighbour-counts.png")
-    view = message_at(page, shown["seq"])["view"]
-    windows = view["turn"]["windows"]
-    assert windows, "her reroll opened the others' windows"
-    assert all(w["offered"] == ["green", "yellow", "purple"] for w in windows.values())
-    for seat, count, text in shown["badges"]:
-        window = windows.get(str(seat))
-        if window is None:  # this neighbour has answered already: no count any more
-            assert count is None
-            continue
-        expected = helpful_for(view, seat, window["offered"])
-        assert (count, text) == (str(expected), helpful_words(expected))
-
-
 def test_a_giving_window_counts_the_new_dice_that_fit_her_quilt(open_page: PageFactory) -> None:
     page = open_page(locale="en-GB")
     record(page)
@@ -504,13 +459,19 @@ PAUSES_S = {"slow": 1.2, "fast": 0.15}
 """The computers' pause before each move, by tempo (docs/protocol.md)."""
 
 
-def window_answer_gaps(page: Page) -> list[float]:
-    """Choose, roll and reroll at a table of three computers where she starts: the seconds
-    between her reroll and the computers' answers to their windows, one after another."""
+def her_reroll(page: Page, basket: tuple[str, ...] = ()) -> None:
+    """Choose, roll, put ``basket`` into the basket and reroll, at a table where she starts."""
     choose_start_row(page)
     wait_for_my_turn(page)
     click_and_wait(page, '.sq-actions [data-move="roll"]')
+    for die in basket:
+        click_and_wait(page, f'.die-slot[data-die="{die}"] .basket-button')
     click_and_wait(page, '.sq-actions [data-move="reroll"]')
+
+
+def window_answer_gaps(page: Page) -> list[float]:
+    """After her reroll at a table of three computers: the seconds between her reroll and the
+    computers' answers to their windows, one after another."""
     page.wait_for_function(
         """() => {
           const heard = window.__sq.messages.map(h => h.message);
@@ -533,26 +494,68 @@ def assert_paced(gaps: list[float], tempo: str) -> None:
     assert sum(gaps) / len(gaps) < pause + 0.5, gaps
 
 
-@pytest.mark.real_pauses
-@pytest.mark.parametrize(("tempo", "animation"), [("slow", "0.9s"), ("fast", "0.12s")])
-def test_the_tempo_paces_the_computers_moves_and_the_animations(
-    open_page: PageFactory, tempo: str, animation: str
-) -> None:
-    deal, _ = deal_where(lambda values, legal: True, computers=3)
-    page = open_page(locale="de-DE")
-    record(page)
-    open_table(page, computers=3, tempo=tempo, deal=deal)
-    # Her reroll opens the three computers' windows: they answer one after another, each
-    # after the tempo's pause.
-    assert_paced(window_answer_gaps(page), tempo)
-    # A window that opens pops up in the tempo's time.
+def assert_animated(page: Page, animation: str) -> None:
+    """A window that opens pops up in the tempo's time."""
     page.locator(".gear").click()
     settings = page.locator(".sq-overlay.appear > .sq-settings")
     expect(settings).to_have_css("animation-duration", animation)
 
 
+def helpful_words(count: int) -> str:
+    """The neighbour's badge in German: one die "hilft", more "helfen"."""
+    return "1 hilft" if count == 1 else f"{count} helfen"
+
+
+def assert_neighbours_count_her_new_dice(page: Page, screenshots: Path) -> None:
+    """Right after her reroll each neighbour still answering shows how many of the rerolled
+    dice help her (the engine's own placement rule on the view the page was sent)."""
+    shown = page.evaluate(
+        """() => ({
+          seq: Number(document.querySelector('.sq-screen').dataset.seq),
+          badges: [...document.querySelectorAll('.sq-neighbours .neighbour')].map(n => [
+            Number(n.dataset.seat),
+            n.querySelector('.badge.helpful')?.dataset.count ?? null,
+            n.querySelector('.badge.helpful')?.textContent ?? null,
+          ]),
+        })"""
+    )
+    page.screenshot(path=screenshots / "speedquilt-neighbour-counts.png")
+    view = message_at(page, shown["seq"])["view"]
+    windows = view["turn"]["windows"]
+    assert windows, "her reroll opened the others' windows"
+    assert all(w["offered"] == ["green", "yellow", "purple"] for w in windows.values())
+    for seat, count, text in shown["badges"]:
+        window = windows.get(str(seat))
+        if window is None:  # this neighbour has answered already: no count any more
+            assert count is None
+            continue
+        expected = helpful_for(view, seat, window["offered"])
+        assert (count, text) == (str(expected), helpful_words(expected))
+
+
 @pytest.mark.real_pauses
-def test_the_tempo_of_the_view_settings_paces_her_next_table(open_page: PageFactory) -> None:
+def test_the_fast_tempo_paces_the_computers_moves_and_the_animations(
+    open_page: PageFactory,
+) -> None:
+    deal, _ = deal_where(lambda values, legal: True, computers=3)
+    page = open_page(locale="de-DE")
+    record(page)
+    open_table(page, computers=3, tempo="fast", deal=deal)
+    # Her reroll opens the three computers' windows: they answer one after another, each
+    # after the tempo's pause.
+    her_reroll(page)
+    assert_paced(window_answer_gaps(page), "fast")
+    assert_animated(page, "0.12s")
+
+
+@pytest.mark.real_pauses
+def test_the_slow_tempo_of_her_view_settings_paces_her_next_table_and_its_neighbours_count(
+    open_page: PageFactory, screenshots: Path
+) -> None:
+    """The tempo chosen in the view settings is the new table's; at the slow tempo the computers
+    answer the windows of her reroll 1.2 s apart, and the animations take 0.9 s. Meanwhile (the
+    slow tempo leaves time to read all three) each neighbour shows how many of her new dice
+    help her."""
     deal, _ = deal_where(lambda values, legal: True, computers=3)
     page = open_page(locale="de-DE")
     record(page)
@@ -568,7 +571,11 @@ def test_the_tempo_of_the_view_settings_paces_her_next_table(open_page: PageFact
     panel.locator('select[name="computers"]').select_option("3")
     panel.locator(".new-table").click()
     page.wait_for_selector(".sq-screen[data-seq]")
+    # Two dice into the basket: only the three rerolled ones are offered to the others.
+    her_reroll(page, basket=("red", "blue"))
+    assert_neighbours_count_her_new_dice(page, screenshots)
     assert_paced(window_answer_gaps(page), "slow")
+    assert_animated(page, "0.9s")
 
 
 # -- Verbindung weg und wieder da ----------------------------------------------------------------
@@ -650,6 +657,13 @@ def test_after_a_lost_connection_her_open_giving_window_shows_again(
     expect(page.locator(f'.sq-giving[data-roll="{roll}"]')).to_have_count(0)
 
 
+MAX_LOOKS = 20
+"""More than the computer's turn has moves to wait through."""
+NEXT_NOTE_OR_HER_PART = """n => window.__sq.notes > n || !!document.querySelector('.sq-giving')
+  || !!document.querySelector('.sq-screen.my-turn .sq-actions [data-move="roll"]')"""
+"""A note after the ``n`` heard, or a window for her to answer, or her turn to roll."""
+
+
 @pytest.mark.real_pauses
 def test_after_a_reload_the_sounds_are_heard_again_once_she_taps(open_page: PageFactory) -> None:
     game = get_game("speedquilt", "table", players=2)
@@ -662,7 +676,18 @@ def test_after_a_reload_the_sounds_are_heard_again_once_she_taps(open_page: Page
     page.reload()
     page.wait_for_function("() => window.__sq.notes > 0")
     assert set(audio_states(page)) == {"suspended"}, "no sound before a tap (autoplay policy)"
-    wait_for_my_turn(page)  # she passes the windows of the computer's rerolls: taps
     heard = len(audio_states(page))
-    click_and_wait(page, '.sq-actions [data-move="roll"]')
-    assert audio_states(page)[heard:] == ["running"] * ROLL_NOTES
+    # Her first tap on this page (on the table's title, which does nothing): from now on the
+    # sounds are heard. The next comes from the computer's turn, or from her own roll if its
+    # turn has nothing more to hear (she passes its windows meanwhile).
+    page.locator(".sq-toolbar h1").click()
+    for _ in range(MAX_LOOKS):
+        page.wait_for_function(NEXT_NOTE_OR_HER_PART, arg=heard)
+        if notes(page) > heard:
+            break
+        if page.locator(".sq-giving").count():
+            click_and_wait(page, ".sq-giving .giving-pass")
+        else:
+            click_and_wait(page, '.sq-actions [data-move="roll"]')
+    states = audio_states(page)[heard:]
+    assert states and states == ["running"] * len(states), states
