@@ -1,13 +1,12 @@
 """Real ``spielcenter serve`` processes for the crash tests, and players that talk to them over
 real sockets (httpx for HTTP, websockets for the WebSocket).
 
-A server process is forked from a server of forks (``multiprocessing``'s forkserver) that
-imported the server once for the whole test process: most of a cold start is importing
-(docs/performance.md, "Crash"), and the tests start and kill several servers each. Each fork is a
-process of its own that runs ``spielcenter serve`` (``cli.main``) on its own environment: it
-migrates, replays every open table, listens, and dies of SIGKILL like any other; only the
-imports are warm. ``tests/server/test_settings_and_serve.py`` starts ``python -m spielcenter
-serve`` cold.
+A ``Server(..., forked=True)`` is forked from a server of forks (``multiprocessing``'s
+forkserver) that imported the server once for the whole test process: most of a cold start is
+importing (docs/performance.md, "Crash"). Each fork is a process of its own that runs
+``spielcenter serve`` (``cli.main``) on its own environment: it migrates, replays every open
+table, listens, and dies of SIGKILL like any other; only the imports are warm. The crash tests
+still start ``python -m spielcenter serve`` cold (docs/performance.md, "Crash").
 """
 
 from __future__ import annotations
@@ -17,6 +16,8 @@ import json
 import multiprocessing
 import os
 import re
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -58,11 +59,12 @@ def serve(env: dict[str, str], port: int, log: str) -> None:
 class Server:
     """One ``spielcenter serve`` process on a loopback port, on a given database."""
 
-    def __init__(self, env: dict[str, str], log: Path) -> None:
+    def __init__(self, env: dict[str, str], log: Path, forked: bool = False) -> None:
         self.env = {**os.environ, **env}
         self.log = log
         self.port = free_port()
-        self.process: multiprocessing.process.BaseProcess | None = None
+        self.forked = forked
+        self.process: multiprocessing.process.BaseProcess | subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -71,13 +73,23 @@ class Server:
 
     def start(self) -> None:
         """Start it and wait until ``/health`` answers."""
-        self.process = FORKS.Process(
-            target=serve, args=(self.env, self.port, str(self.log)), name=f"serve-{self.port}"
-        )
-        self.process.start()
+        if self.forked:
+            fork = FORKS.Process(
+                target=serve, args=(self.env, self.port, str(self.log)), name=f"serve-{self.port}"
+            )
+            fork.start()
+            self.process = fork
+        else:
+            with self.log.open("ab") as log:
+                self.process = subprocess.Popen(
+                    [sys.executable, "-m", "spielcenter", "serve", "--port", str(self.port)],
+                    env=self.env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
-            if not self.process.is_alive():
+            if not self.running:
                 raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
@@ -95,21 +107,30 @@ class Server:
     @property
     def running(self) -> bool:
         """Whether its process runs."""
+        if isinstance(self.process, subprocess.Popen):
+            return self.process.poll() is None
         return self.process is not None and self.process.is_alive()
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush, nothing but what was committed survives."""
-        assert self.process is not None
-        self.process.kill()
-        self.process.join()
+        assert self.process is not None and self.process.pid is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self._wait(None)
 
     def stop(self) -> None:
         """End it, if it still runs."""
-        if self.process is not None and self.process.is_alive():
+        if self.process is not None and self.running:
             self.process.terminate()
-            self.process.join(timeout=10)
-            if self.process.is_alive():
+            self._wait(10)
+            if self.running:
                 self.kill()
+
+    def _wait(self, timeout: float | None) -> None:
+        if isinstance(self.process, subprocess.Popen):
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout)
+        elif self.process is not None:
+            self.process.join(timeout)
 
 
 def start_together(servers: list[Server]) -> None:
