@@ -1,10 +1,19 @@
 """Real ``spielcenter serve`` processes for the crash tests, and players that talk to them over
-real sockets (httpx for HTTP, websockets for the WebSocket)."""
+real sockets (httpx for HTTP, websockets for the WebSocket).
+
+A ``Server(..., forked=True)`` is forked from a server of forks (``multiprocessing``'s
+forkserver) that imported the server once for the whole test process: most of a cold start is
+importing (docs/performance.md, "Crash"). Each fork is a process of its own that runs
+``spielcenter serve`` (``cli.main``) on its own environment: it migrates, replays every open
+table, listens, and dies of SIGKILL like any other; only the imports are warm. The crash tests
+still start ``python -m spielcenter serve`` cold (docs/performance.md, "Crash").
+"""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import re
 import signal
@@ -23,18 +32,39 @@ from websockets.sync.client import ClientConnection, connect
 from ..backends import free_port
 
 START_TIMEOUT_S = 120.0
-"""A start imports the server, migrates and replays every open table; slow on a busy machine."""
+"""A start migrates and replays every open table; slow on a busy machine."""
 SESSION = "spielcenter_session"
+HEALTH_POLL_S = 0.05
+"""How often a starting server is asked whether it answers (a start takes about a second)."""
+
+FORKS = multiprocessing.get_context("forkserver")
+FORKS.set_forkserver_preload(
+    ["spielcenter.cli", "spielcenter.cli.serve", "spielcenter.server.app", __name__]
+)
+
+
+def serve(env: dict[str, str], port: int, log: str) -> None:
+    """The forked process: ``spielcenter serve --port PORT`` with ``env`` as its environment and
+    its output appended to ``log``."""
+    from spielcenter.cli import main
+
+    out = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.environ.clear()
+    os.environ.update(env)
+    sys.exit(main(["serve", "--port", str(port)]))
 
 
 class Server:
     """One ``spielcenter serve`` process on a loopback port, on a given database."""
 
-    def __init__(self, env: dict[str, str], log: Path) -> None:
+    def __init__(self, env: dict[str, str], log: Path, forked: bool = False) -> None:
         self.env = {**os.environ, **env}
         self.log = log
         self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
+        self.forked = forked
+        self.process: multiprocessing.process.BaseProcess | subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -43,24 +73,31 @@ class Server:
 
     def start(self) -> None:
         """Start it and wait until ``/health`` answers."""
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "spielcenter", "serve", "--port", str(self.port)],
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
+        if self.forked:
+            fork = FORKS.Process(
+                target=serve, args=(self.env, self.port, str(self.log)), name=f"serve-{self.port}"
             )
+            fork.start()
+            self.process = fork
+        else:
+            with self.log.open("ab") as log:
+                self.process = subprocess.Popen(
+                    [sys.executable, "-m", "spielcenter", "serve", "--port", str(self.port)],
+                    env=self.env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
         deadline = time.monotonic() + START_TIMEOUT_S
         # One client for all the polls: each ``httpx.get`` builds a client with its TLS
         # context, about 50 ms of CPU, half a core taken from the starting server at 10 polls/s.
         with httpx.Client(timeout=1) as client:
             while time.monotonic() < deadline:
-                if self.process.poll() is not None:
+                if not self.running:
                     raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
                 with contextlib.suppress(httpx.HTTPError):
                     if client.get(f"{self.url}/health").status_code == 200:
                         return
-                time.sleep(0.1)
+                time.sleep(HEALTH_POLL_S)
         raise RuntimeError(f"the server did not answer: {self.log.read_text()[-2000:]}")
 
     @property
@@ -73,22 +110,30 @@ class Server:
     @property
     def running(self) -> bool:
         """Whether its process runs."""
-        return self.process is not None and self.process.poll() is None
+        if isinstance(self.process, subprocess.Popen):
+            return self.process.poll() is None
+        return self.process is not None and self.process.is_alive()
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush, nothing but what was committed survives."""
-        assert self.process is not None
+        assert self.process is not None and self.process.pid is not None
         os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        self._wait(None)
 
     def stop(self) -> None:
         """End it, if it still runs."""
-        if self.process is not None and self.process.poll() is None:
+        if self.process is not None and self.running:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
+            self._wait(10)
+            if self.running:
                 self.kill()
+
+    def _wait(self, timeout: float | None) -> None:
+        if isinstance(self.process, subprocess.Popen):
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout)
+        elif self.process is not None:
+            self.process.join(timeout)
 
 
 def start_together(servers: list[Server]) -> None:

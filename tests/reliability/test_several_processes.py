@@ -66,7 +66,8 @@ def pair(database: Settings, redis: RedisServer) -> Iterator[list[Server]]:
         "SPIELCENTER_CLAIM_LIMIT": "1000/minute",
         "SPIELCENTER_GUEST_LIMIT": "100000/hour",
     }
-    both = [Server(env, database.DATA_DIR / f"server-{name}.log") for name in "ab"]
+    # Forked from a forkserver that imported the server once (tests/reliability/servers.py).
+    both = [Server(env, database.DATA_DIR / f"server-{name}.log", forked=True) for name in "ab"]
     try:
         start_together(both)
         yield both
