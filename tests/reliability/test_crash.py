@@ -26,6 +26,9 @@ KILLS = 1
 LEDGER_KILLS = 1
 """Kills while people stake."""
 PLAYERS = 3
+MOVES_BEFORE_KILL = 10
+"""Acknowledged moves (all players together) before a round's kill may come."""
+MOVES_BEFORE_KILL_TIMEOUT_S = 60.0
 STAKES_EACH = 8
 TIMED_TABLE = {"players": 2, "bots": ["easy"], "think": 120, "tempo": "fast"}
 """Starts at once; the person's clock runs for her start choice."""
@@ -74,9 +77,16 @@ def _play_until_killed(
         threading.Thread(target=p.play, args=(server, stop, 1000 * round_ + i), daemon=True)
         for i, p in enumerate(players)
     ]
+    played = sum(_entries(p) for p in players)
     for thread in threads:
         thread.start()
-    time.sleep(rng.uniform(0.5, 2.0))
+    # The kill comes at a random moment once the round's first moves are acknowledged: on a
+    # busy machine a fixed delay from the start could pass before the players' first move.
+    deadline = time.monotonic() + MOVES_BEFORE_KILL_TIMEOUT_S
+    while sum(_entries(p) for p in players) < played + MOVES_BEFORE_KILL:
+        assert time.monotonic() < deadline, "the players made no moves before the kill"
+        time.sleep(0.02)
+    time.sleep(rng.uniform(0.0, 1.5))
     server.kill()
     stop.set()
     for thread in threads:
@@ -111,12 +121,13 @@ def test_every_acknowledged_move_survives_a_kill_and_the_games_go_on(
         _assert_acknowledged_moves_stored(players, server)
     finally:
         server.stop()
-    assert acknowledged >= 10 * KILLS
+    assert acknowledged >= MOVES_BEFORE_KILL * KILLS
     assert all(_entries(p) > before[p.name] for p in players)
 
 
 def _entries(player: Player) -> int:
-    return sum(len(entries) for entries in player.acked.values())
+    # A copy of the lists first: her playing thread may start a new game meanwhile.
+    return sum(len(entries) for entries in list(player.acked.values()))
 
 
 # -- the ledger ------------------------------------------------------------------------------------
