@@ -287,6 +287,11 @@ export class TableScreen {
    * (with the next frame: the root says which view once it shows it, see markRoot). */
   seen(before) {
     this.choice = forgetStale(this.choice, before, this.view);
+    // The sewing view lasts her turn or her giving window. Messages that come together are
+    // drawn together, so it closes here, with every view, not only with the ones drawn: else a
+    // window answered and the next one opened in one frame would keep it open.
+    if (!this.myTurn && !(this.myWindow && this.legal.length))
+      this.choice = { ...this.choice, sewingCell: null };
     this.render();
   }
 
