@@ -57,18 +57,21 @@ export function clockBadge(clock) {
   return node;
 }
 
-/** Redraw one clock: time left, the warning near the end, then the grace. */
+/** Redraw one clock: time left, the warning near the end, then the grace. It ticks four times
+ * a second but shows whole seconds: only what changed is written, since every write makes the
+ * browser lay the page out again. */
 function showTime(node, now) {
   const deadline = Date.parse(node.dataset.deadline);
   const graceUntil = Date.parse(node.dataset.graceUntil);
   const left = deadline - now;
   const grace = left <= 0 && graceUntil > deadline;
+  const phase = grace ? "grace" : left > 0 ? "running" : "over";
+  const text = grace ? t("tables.clock_grace", { time: mmss(graceUntil - now) }) : mmss(left);
+  // toggle(name, force) leaves an unchanged class list alone.
   node.classList.toggle("warn", left > 0 && left <= WARN_MS);
   node.classList.toggle("grace", grace);
-  node.dataset.phase = grace ? "grace" : left > 0 ? "running" : "over";
-  node.textContent = grace
-    ? t("tables.clock_grace", { time: mmss(graceUntil - now) })
-    : mmss(left);
+  if (node.dataset.phase !== phase) node.dataset.phase = phase;
+  if (node.textContent !== text) node.textContent = text;
 }
 
 /** Redraw every clock under `root` (called every TICK_MS while a table is shown). */

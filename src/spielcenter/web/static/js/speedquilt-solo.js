@@ -133,9 +133,8 @@ export class SoloScreen extends TableScreen {
     return thirdPerson ? t("solo.player") : super.nameOf(seat);
   }
 
-  render() {
-    if (this.stopped) return; // (see TableScreen.render: the root is another page's now)
-    super.render();
+  draw() {
+    super.draw();
     // Alone at the table: no neighbours and no chat; on a phone the history needs no tab.
     for (const part of this.root.querySelectorAll(".sq-neighbours, .sq-chat, .sq-tabs"))
       part.remove();

@@ -53,6 +53,8 @@ const ANIMATION_MS = { slow: 900, normal: 450, fast: 120 };
 const PHONE_WIDTH = 700;
 /** The longest a redraw waits for a press to end (longer than the long-press of block info). */
 const HOLD_MS = 1500;
+/** rAF does not run in a hidden tab: there a timer draws what the server's messages changed. */
+const FRAME_FALLBACK_MS = 100;
 /** How far above a docked window a lit patch is scrolled: clear of the window's border. */
 const DOCK_GAP_PX = 12;
 
@@ -108,12 +110,14 @@ export class TableScreen {
     this.state = NO_TABLE;
     this.choice = nothingChosen();
     this.startChoice = new StartChoice(
-      () => this.render(),
+      () => this.renderNow(),
       (move) => this.play(move),
     );
     this.autoPass = new AutoPass();
     this.pressedAt = null;
     this.heldRender = null;
+    this.frame = null;
+    this.frameTimer = null;
     this.settings = tableSettings(app.settings);
     this.socket = new TableSocket(
       tableId,
@@ -162,10 +166,11 @@ export class TableScreen {
 
   // -- her choice ------------------------------------------------------------------------------
 
-  /** Change her choice and draw it; `draw: false` where the server's answer will draw. */
+  /** Change her choice and draw it at once (what her tap does may read the new screen, e.g.
+   * revealLitPatch); `draw: false` where the server's answer will draw. */
   choose(change, { draw = true } = {}) {
     this.choice = { ...this.choice, ...change };
-    if (draw) this.render();
+    if (draw) this.renderNow();
   }
 
   /** Change a copy of her sewing plan (and more of her choice) and draw it. */
@@ -227,7 +232,7 @@ export class TableScreen {
     if (this.heldRender === null) return;
     clearTimeout(this.heldRender);
     this.heldRender = null;
-    this.render();
+    this.renderNow();
   }
 
   stop() {
@@ -238,6 +243,7 @@ export class TableScreen {
     document.body.classList.remove("sq-body", "theme-lamp", "theme-linen");
     this.autoPass.hold();
     clearTimeout(this.heldRender);
+    this.cancelFrame();
     document.removeEventListener("keydown", this.onKey);
     this.stopClocks?.();
     for (const type of ["pointerup", "pointercancel"])
@@ -246,7 +252,7 @@ export class TableScreen {
   }
 
   build() {
-    if (this.view) this.render();
+    if (this.view) this.renderNow();
   }
 
   // -- messages ------------------------------------------------------------------------------
@@ -277,12 +283,15 @@ export class TableScreen {
     }
   }
 
-  /** A new view: the root says which (tests and people can tell her move was taken), her
-   * choice forgets what the view made meaningless, and the screen is drawn. */
+  /** A new view: her choice forgets what the view made meaningless, and the screen is drawn
+   * (with the next frame: the root says which view once it shows it, see markRoot). */
   seen(before) {
-    this.root.dataset.seq = String(this.state.seq);
-    this.root.dataset.mine = String(this.state.mine ?? 0);
     this.choice = forgetStale(this.choice, before, this.view);
+    // The sewing view lasts her turn or her giving window. Messages that come together are
+    // drawn together, so it closes here, with every view, not only with the ones drawn: else a
+    // window answered and the next one opened in one frame would keep it open.
+    if (!this.myTurn && !(this.myWindow && this.legal.length))
+      this.choice = { ...this.choice, sewingCell: null };
     this.render();
   }
 
@@ -434,7 +443,29 @@ export class TableScreen {
     setClockBeep(this.settings.clock_beep);
   }
 
+  /**
+   * Draw the screen with the next frame. The whole screen is built anew, and messages come in
+   * bursts (computers that do not pause, a reconnect that catches up a hundred entries): drawn
+   * once per message, the browser would spend seconds on screens nobody sees. So every message
+   * of a burst asks, and the frame draws once what they all changed.
+   */
   render() {
+    if (this.frameTimer !== null || this.stopped) return;
+    const draw = () => this.renderNow();
+    this.frame = requestAnimationFrame(draw);
+    this.frameTimer = setTimeout(draw, FRAME_FALLBACK_MS);
+  }
+
+  cancelFrame() {
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.frameTimer);
+    this.frame = null;
+    this.frameTimer = null;
+  }
+
+  /** Draw the screen now (her own taps: what they do next may read the new screen). */
+  renderNow() {
+    this.cancelFrame();
     // A stopped screen draws nothing: an answer that arrives after she went elsewhere (the
     // solo screen's history and campaign facts load late on a busy machine) would otherwise
     // draw this screen over the page she went to.
@@ -448,6 +479,11 @@ export class TableScreen {
     }
     clearTimeout(this.heldRender);
     this.heldRender = null;
+    this.draw();
+  }
+
+  /** Build the whole screen from the state and her choice, keeping the scroll position. */
+  draw() {
     this.markRoot();
     const scrollY = window.scrollY;
     this.root.replaceChildren();
@@ -468,9 +504,12 @@ export class TableScreen {
     this.autoPass.schedule(this);
   }
 
-  /** The root's data and classes: what the page shows now, for CSS, tests and people. */
+  /** The root's data and classes: what the page shows now, for CSS, tests and people (the
+   * last entry drawn, and her own last one: tests and people can tell her move was taken). */
   markRoot() {
     const view = this.view;
+    this.root.dataset.seq = String(this.state.seq);
+    this.root.dataset.mine = String(this.state.mine ?? 0);
     this.root.dataset.phase = view.phase;
     this.root.dataset.status = view.status;
     this.root.dataset.you = String(this.seat);
@@ -651,7 +690,7 @@ export class TableScreen {
     Object.assign(this.settings, partial);
     this.applySettings();
     this.app.saveSettings(partial);
-    this.render();
+    this.renderNow();
   }
 
   /** The achievements this table earned her, for the end table (seed: "Neue Erfolge zeigt die
