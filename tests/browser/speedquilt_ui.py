@@ -13,6 +13,8 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .ui import WATCH_MS
+
 MAX_STEPS = 600
 """A whole game against three computers needs far fewer of the player's steps than this."""
 
@@ -58,6 +60,7 @@ def wait_for_mine(page: Page, before: int, timeout: float | None = None) -> None
             "n => Number(document.querySelector('.sq-screen')?.dataset.mine) > n",
             arg=before,
             timeout=timeout or STEP_TIMEOUT_MS,
+            polling=WATCH_MS,
         )
     except PlaywrightTimeoutError as exc:
         # Say what the screen showed, so a failure on a busy machine can be told apart.
@@ -109,10 +112,12 @@ ALL_STEPS = ("end", "choose", "give", "turn")
 def next_step(page: Page, wanted: tuple[str, ...] = ALL_STEPS) -> str:
     """Wait until the table waits for one of the ``wanted`` things from her and say which:
     "end" (the end table shows), "choose" (her start row), "give" (a giving window), "turn" (her
-    own turn). The page itself watches for it, every frame: one round trip instead of asking it
-    again every 100 ms, attribute by attribute."""
+    own turn). The page itself watches for it (every `WATCH_MS`): one round trip instead of
+    asking it again and again, attribute by attribute."""
     try:
-        handle = page.wait_for_function(NEXT_STEP, arg=list(wanted), timeout=STEP_TIMEOUT_MS)
+        handle = page.wait_for_function(
+            NEXT_STEP, arg=list(wanted), timeout=STEP_TIMEOUT_MS, polling=WATCH_MS
+        )
     except PlaywrightTimeoutError as exc:
         status = page.locator(".sq-screen .status-line").all_inner_texts()
         raise AssertionError(f"the table never waited for {wanted}: status {status}") from exc

@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import serve
 from .speedquilt_ui import SEWABLE, STEP_TIMEOUT_MS, click_and_wait, my_turn, wait_for_mine
+from .ui import WATCH_MS
 
 
 def api(page: Page, path: str) -> Any:
@@ -209,6 +210,7 @@ def wait_for_news(now: dict[Page, Waits]) -> None:
             "n => Number(document.querySelector('.sq-screen')?.dataset.seq) > n",
             arg=now[page].seq,
             timeout=NEWS_MS,
+            polling=WATCH_MS,
         )
 
 
