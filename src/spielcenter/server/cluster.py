@@ -323,6 +323,7 @@ class ClusteredRegistry(TableRegistry):
         if reply.get("gone"):
             # Its owner died (or lost the table) before saying it was done. If its answer came
             # through, it was handled; else the table's next owner handles it.
+            log.warning("routed_owner_gone", table=table_id, owner=owner, answered=answered)
             if not answered:
                 return False
             reply = {}
