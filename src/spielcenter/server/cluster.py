@@ -11,6 +11,8 @@ one-process :class:`~spielcenter.server.registry.TableRegistry`:
   :class:`RemoteSocket` standing for the socket, whose messages (the answer, and from then on
   the table's events in that seat's view) come back on this process's channel and are relayed.
   So events reach exactly the processes that hold a socket for the table, in ``seq`` order.
+  An owner that dies before saying "done" is noticed within ``OWNER_CHECK_S``: the socket
+  (which takes one message at a time) does not wait ``ROUTE_TIMEOUT_S`` for it.
 - **Takeover.** A process that dies stops renewing. Once its lease has run out another process
   takes the table: on demand (a command or a request for it arrives) or in the periodic sweep,
   which takes every open table without an owner, so computers and clocks go on without anybody
@@ -67,6 +69,8 @@ ROUTE_TIMEOUT_S = 15.0
 """How long a socket waits for the owner's answer to a routed command."""
 RETRY_S = 0.2
 """How often a command for a table whose owner died looks whether its lease has run out."""
+OWNER_CHECK_S = 0.5
+"""How often a socket waiting for the owner's answer looks whether the owner is still there."""
 
 
 class RemoteSocket:
@@ -104,6 +108,10 @@ class ClusteredRegistry(TableRegistry):
         """The tables whose lease this process holds."""
         self.remotes: dict[tuple[str, str], RemoteSocket] = {}
         self.pending: dict[str, asyncio.Future[JSON]] = {}
+        self.routed: dict[str, tuple[str, Any]] = {}
+        """Per routed command (by ``cid``), its socket's id and its ``ref``, until answered."""
+        self.relayed: set[str] = set()
+        """The routed commands whose answer (the message with their ``ref``) reached us."""
         self.sockets: dict[str, Watcher] = {}
         """This process's sockets that sent a command to another process, by id."""
         self.following: dict[str, dict[str, Watcher]] = {}
@@ -299,14 +307,26 @@ class ClusteredRegistry(TableRegistry):
             "message": command_message(table_id, command),
             "ref": command.ref,
         }
+        if command.ref is not None:
+            self.routed[cid] = (connection.id, command.ref)
         try:
             if await self.bus.publish(Bus.process_channel(owner), request) == 0:
                 return False  # nobody listens on the owner's channel: it died
-            reply = await asyncio.wait_for(answer, ROUTE_TIMEOUT_S)
+            reply = await self._reply(owner, table_id, answer)
         except TimeoutError:
             raise ServiceError("table_unavailable", "the table's server did not answer") from None
         finally:
             self.pending.pop(cid, None)
+            self.routed.pop(cid, None)
+            answered = cid in self.relayed
+            self.relayed.discard(cid)
+        if reply.get("gone"):
+            # Its owner died (or lost the table) before saying it was done. If its answer came
+            # through, it was handled; else the table's next owner handles it.
+            log.warning("routed_owner_gone", table=table_id, owner=owner, answered=answered)
+            if not answered:
+                return False
+            reply = {}
         if reply.get("moved"):
             return False
         error = reply.get("error")
@@ -315,6 +335,37 @@ class ClusteredRegistry(TableRegistry):
         if isinstance(command, OpenCommand):
             await self._follow(table_id, connection)
         return True
+
+    async def _reply(self, owner: str, table_id: str, answer: asyncio.Future[JSON]) -> JSON:
+        """The owner's reply to a routed command; ``{"gone": True}`` as soon as the owner is
+        gone (no process listens on its channel) or another process owns the table: such an
+        owner never replies, and her socket, which takes one message at a time, must not wait
+        the whole ``ROUTE_TIMEOUT_S`` (a kill between the owner's answer and its "done")."""
+        give_up = time.monotonic() + ROUTE_TIMEOUT_S
+        while True:
+            wait = min(OWNER_CHECK_S, give_up - time.monotonic())
+            if wait <= 0:
+                raise TimeoutError
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), wait)
+            except TimeoutError:
+                pass
+            gone = await self.bus.listeners(Bus.process_channel(owner)) == 0
+            if gone or await self.leases.owner_of(table_id) not in (owner, None):
+                await self._drained()  # what the owner sent before it went has been read
+                return {"gone": True}
+
+    async def _drained(self) -> None:
+        """Return once the bus reader has handled every message Redis sent this process so
+        far: a "done" of our own goes through Redis behind them."""
+        cid = secrets.token_hex(8)
+        marker: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self.pending[cid] = marker
+        try:
+            await self.bus.publish(Bus.process_channel(self.me), {"op": "done", "cid": cid})
+            await asyncio.wait_for(marker, ROUTE_TIMEOUT_S)
+        finally:
+            self.pending.pop(cid, None)
 
     async def _serve(self, request: JSON) -> None:
         """A command from another process's socket for a table this process owns."""
@@ -421,6 +472,7 @@ class ClusteredRegistry(TableRegistry):
             case "command":  # may take a while (the actor's queue): not in the reader
                 self._spawn(self._serve(message))
             case "deliver":
+                self._note_answer(message["to"], message["message"])
                 socket = self.sockets.get(message["to"])
                 if socket is not None:
                     await socket.send(message["message"])
@@ -440,6 +492,15 @@ class ClusteredRegistry(TableRegistry):
                     self._spawn(self._reopen(message["table"], connection))
             case other:
                 log.warning("bus_unknown_message", channel=channel, op=other)
+
+    def _note_answer(self, socket_id: str, message: JSON) -> None:
+        """A relayed message carrying a routed command's ``ref`` is that command's answer."""
+        ref = message.get("ref")
+        if ref is None:
+            return
+        for cid, routed in self.routed.items():
+            if routed == (socket_id, ref):
+                self.relayed.add(cid)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.create_task(coroutine)

@@ -143,6 +143,11 @@ class Bus:
         """Send a message to every process subscribed to ``channel``; how many got it."""
         return int(await self.redis.publish(self.prefix + channel, json.dumps(message)))
 
+    async def listeners(self, channel: str) -> int:
+        """How many processes are subscribed to ``channel`` now (0: its process is gone)."""
+        [(_, count)] = await self.redis.pubsub_numsub(self.prefix + channel)
+        return int(count)
+
     async def subscribe(self, *channels: str) -> None:
         """Receive the messages of these channels from now on."""
         await self.pubsub.subscribe(*(self.prefix + c for c in channels))
