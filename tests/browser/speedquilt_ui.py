@@ -174,19 +174,26 @@ def play_own_turn(page: Page) -> None:
         click_and_wait(page, '.sq-actions [data-move="end"]')
 
 
-def answer_giving(page: Page) -> None:
-    """In the giving window: take the first helpful die onto the first lit patch, else pass."""
+def give_or_pass(page: Page) -> None:
+    """In her giving window, tap the first helpful die and the first patch it lights, else
+    "Weiter" (the taps only: `wait_for_mine` waits until the server has taken it)."""
     window = page.locator(".sq-giving")
     helpful = window.locator(".die-slot.helpful .die-face")
     if helpful.count():
         helpful.first.click()
         target = page.locator(".sq-own .patch.target")
         if target.count():
-            before = mine(page)
             target.first.click()
-            wait_for_mine(page, before)
             return
-    click_and_wait(page, ".sq-giving .giving-pass")
+    window.locator(".giving-pass").click()
+
+
+def answer_giving(page: Page) -> None:
+    """In the giving window: take the first helpful die onto the first lit patch, else pass;
+    then wait until the server has taken her answer."""
+    before = mine(page)
+    give_or_pass(page)
+    wait_for_mine(page, before)
 
 
 def play_to_the_end(page: Page) -> None:

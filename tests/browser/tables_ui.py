@@ -16,7 +16,14 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import serve
-from .speedquilt_ui import SEWABLE, STEP_TIMEOUT_MS, click_and_wait, my_turn, wait_for_mine
+from .speedquilt_ui import (
+    SEWABLE,
+    STEP_TIMEOUT_MS,
+    click_and_wait,
+    give_or_pass,
+    my_turn,
+    wait_for_mine,
+)
 from .ui import WATCH_MS
 
 
@@ -153,20 +160,6 @@ class Waits:
 def what_waits(page: Page) -> Waits:
     """What the table waits for from her now (`WHAT_WAITS`)."""
     return Waits(**page.evaluate(WHAT_WAITS))
-
-
-def give_or_pass(page: Page) -> None:
-    """In her giving window, tap the first helpful die and the first patch it lights, else
-    "Weiter" (the taps only: `wait_for_mine` waits until the server has taken it)."""
-    window = page.locator(".sq-giving")
-    helpful = window.locator(".die-slot.helpful .die-face")
-    if helpful.count():
-        helpful.first.click()
-        target = page.locator(".sq-own .patch.target")
-        if target.count():
-            target.first.click()
-            return
-    window.locator(".giving-pass").click()
 
 
 def answer_the_windows(now: dict[Page, Waits]) -> None:
