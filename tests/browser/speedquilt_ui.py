@@ -156,13 +156,19 @@ def sew_what_fits(page: Page) -> bool:
                 break
             free.nth(index).click()  # not this one: tap again to put it down
         return False
+    sew_by_taps(page, move)
+    return True
+
+
+def sew_by_taps(page: Page, move: str) -> None:
+    """Sew the server's ``sew`` move as she would: tap each die and the patch it lights, then
+    the sew button; wait until the server has taken it."""
     words = move.split()
     block = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{words[1]}"])')
     for die, patch in (pair.split(":") for pair in words[2:]):
         page.locator(f'.sq-dice-area .die-slot[data-die="{die}"] .die-face').click()
         block.locator(f'.patch.target[data-patch="{patch}"]').click()
     click_and_wait(page, ".sq-own .sew-button")
-    return True
 
 
 def play_own_turn(page: Page) -> None:

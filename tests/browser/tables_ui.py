@@ -22,9 +22,10 @@ from .speedquilt_ui import (
     click_and_wait,
     give_or_pass,
     my_turn,
+    sew_by_taps,
     wait_for_mine,
 )
-from .ui import WATCH_MS
+from .ui import WATCH_MS, PageFactory
 
 
 def api(page: Page, path: str) -> Any:
@@ -180,13 +181,24 @@ def play_a_short_turn(page: Page) -> None:
         click_and_wait(page, '.sq-actions [data-move="roll"]')
     move = page.evaluate(SEWABLE)
     if move is not None:
-        words = move.split()
-        block = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{words[1]}"])')
-        for die, patch in (pair.split(":") for pair in words[2:]):
-            page.locator(f'.sq-dice-area .die-slot[data-die="{die}"] .die-face').click()
-            block.locator(f'.patch.target[data-patch="{patch}"]').click()
-        click_and_wait(page, ".sq-own .sew-button")
+        sew_by_taps(page, move)
     click_and_wait(page, '.sq-actions [data-move="end"]')
+
+
+def anna_and_bea_at_one_table(
+    open_page: PageFactory, think: str = "null", giving: str = "null"
+) -> tuple[Page, Page]:
+    """Anna (German) makes a table for two people (without clocks unless ``think`` and
+    ``giving`` give them, in seconds); Bea (English) follows its link and joins: both pages
+    show the one table."""
+    anna = open_page(locale="de-DE")
+    bea = open_page(locale="en-GB")
+    open_lobby(anna)
+    link = create_table(anna, ["person"], think=think, giving=giving)
+    bea.goto(link)
+    bea.locator(".lobby-waiting .join-table").click()
+    assert wait_for_table(bea) == wait_for_table(anna)
+    return anna, bea
 
 
 NEWS_MS = 1000
@@ -216,6 +228,7 @@ def leave_table(page: Page) -> None:
 
 __all__ = [
     "Waits",
+    "anna_and_bea_at_one_table",
     "answer_the_windows",
     "api",
     "balance",

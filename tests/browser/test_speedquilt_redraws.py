@@ -18,7 +18,7 @@ from .speedquilt_ui import (
     open_table,
     wait_for_my_turn,
 )
-from .tables_ui import create_table, open_lobby, own_clock, wait_for_table
+from .tables_ui import anna_and_bea_at_one_table, own_clock
 from .ui import PageFactory
 
 pytestmark = pytest.mark.browser
@@ -109,13 +109,7 @@ def wait_until_quiet(page: Page, held: list[str]) -> None:
 def test_a_clock_writes_only_when_what_it_shows_changes(open_page: PageFactory) -> None:
     """A clock ticks four times a second but shows whole seconds: over 3 s its text changes
     at most four times (once for each new second) and its phase and colour not at all."""
-    anna = open_page(locale="de-DE")
-    bea = open_page(locale="en-GB")
-    open_lobby(anna)
-    link = create_table(anna, ["person"], think="60", giving="15")
-    bea.goto(link)
-    bea.locator(".lobby-waiting .join-table").click()
-    wait_for_table(bea)
+    _, bea = anna_and_bea_at_one_table(open_page, think="60", giving="15")
     expect(own_clock(bea)).to_be_visible()
     # Both choose their start rows in peace: nothing redraws the screen meanwhile.
     bea.evaluate(COUNT_CLOCK_WRITES)

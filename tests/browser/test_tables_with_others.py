@@ -21,6 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .speedquilt_ui import STEP_TIMEOUT_MS, choose_start_row, mine, wait_for_mine
 from .tables_ui import (
+    anna_and_bea_at_one_table,
     answer_the_windows,
     api,
     balance,
@@ -297,25 +298,12 @@ def test_the_lobby_fits_a_phone(open_page: PageFactory, screenshots: Path) -> No
     anna.screenshot(path=str(screenshots / "tables-lobby-phone.png"), full_page=True)
 
 
-def anna_and_bea_at_one_table(open_page: PageFactory) -> tuple[Page, Page]:
-    """Anna (German) makes a table for two people, without clocks; Bea (English) follows its
-    link and joins: both pages show the one table."""
-    anna = open_page(locale="de-DE")
-    bea = open_page(locale="en-GB")
-    open_lobby(anna)
-    link = create_table(anna, ["person"], think="null", giving="null")
-    bea.goto(link)
-    bea.locator(".lobby-waiting .join-table").click()
-    assert wait_for_table(bea) == wait_for_table(anna)
-    return anna, bea
-
-
 def test_what_she_types_into_the_chat_survives_a_line_arriving(open_page: PageFactory) -> None:
     """The chat panel is redrawn when a line arrives. She is typing when Anna's line arrives:
     the cursor stays in the chat field, so the rest of what she types (and her Enter) goes into
     the chat. And what she typed at that moment into the field being replaced is what she
     sends, not an empty line (a CI failure of 6 December)."""
-    anna, bea = anna_and_bea_at_one_table(open_page)
+    anna, bea = anna_and_bea_at_one_table(open_page)  # without clocks
     bea.locator(".chat-form input[name=chat]").click()
     bea.keyboard.type("Hi ")
     chat(anna, "Hallo Bea")
