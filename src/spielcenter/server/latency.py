@@ -17,7 +17,13 @@ keeps histograms of:
 - the event loop's lag: a task asks to wake every 10 ms, and how late it wakes is how long
   every socket of the process waited for the one thread that runs them;
 - the garbage collector's pauses per generation (``gc.callbacks``): the collector stops that
-  same thread.
+  same thread;
+- what the loop was doing while it stalled: a watcher thread looks every few milliseconds
+  whether the lag probe has ticked; once it has not for :data:`STALL_MS`, it takes the loop
+  thread's stack (``sys._current_frames``) every look until the loop ticks again, and notes how
+  much CPU the loop thread used meanwhile (a stall with little CPU is the machine or the
+  interpreter's lock, not the loop's own work). The report keeps the longest stalls with their
+  stacks and counts every stack seen in any stall (``stall_stacks``).
 
 At shutdown it writes ``DATA_DIR/latency-<pid>.json``; ``bench/server.py --trace`` reads it
 into its rows. The timeline keeps the loop lags and collector pauses longer than
@@ -33,7 +39,10 @@ import contextlib
 import gc
 import json
 import os
+import sys
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +55,14 @@ TICK_S = 0.010
 SLOW_MS = 20.0
 """Loop lags and collector pauses at least this long go into the timeline too."""
 TIMELINE_MAX = 2000
+STALL_MS = 40.0
+"""A loop that has not ticked for this long is stalled: the watcher starts taking its stack."""
+WATCH_S = 0.005
+"""How often the stall watcher looks (the interpreter switches threads every 5 ms as well)."""
+STALLS_KEPT = 40
+"""The longest stalls kept in the report, each with its stacks."""
+STACK_FRAMES = 14
+"""Innermost frames kept of a stalled loop's stack."""
 
 
 class Histogram:
@@ -101,6 +118,11 @@ class LatencyTrace:
         self.timeline: list[tuple[float, str, float]] = []
         self._gc_started = 0.0
         self._probe: asyncio.Task[None] | None = None
+        self._beat = time.perf_counter()
+        self._watching = threading.Event()
+        self._watcher: threading.Thread | None = None
+        self.stalls: list[Stall] = []
+        self.stall_stacks: Counter[str] = Counter()
 
     def record(self, stage: str, value: float) -> None:
         """Count ``value`` (milliseconds, or entries for a batch size) for ``stage``."""
@@ -113,11 +135,20 @@ class LatencyTrace:
         """Start the lag probe (in the running loop) and time the collector."""
         self._probe = asyncio.get_running_loop().create_task(self._watch_loop())
         gc.callbacks.append(self._on_gc)
+        loop_thread = threading.get_ident()
+        self._watching.set()
+        self._watcher = threading.Thread(
+            target=self._watch_stalls, args=(loop_thread,), name="spielcenter-stalls", daemon=True
+        )
+        self._watcher.start()
 
     async def uninstall(self) -> Path:
         """Stop watching and write the report; its path."""
         with contextlib.suppress(ValueError):
             gc.callbacks.remove(self._on_gc)
+        self._watching.clear()
+        if self._watcher is not None:
+            self._watcher.join()
         if self._probe is not None:
             self._probe.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -135,6 +166,10 @@ class LatencyTrace:
             "gc_tracked_objects": len(gc.get_objects()),
             "stages": {name: h.summary() for name, h in sorted(self.stages.items())},
             "timeline": [[round(t, 3), what, round(ms, 1)] for t, what, ms in self.timeline],
+            "stalls": [stall.summary() for stall in sorted(self.stalls, key=lambda s: -s.ms)],
+            "stall_stacks": [
+                {"samples": n, "stack": stack} for stack, n in self.stall_stacks.most_common(30)
+            ],
         }
         path.write_text(json.dumps(report, indent=1) + "\n")
         return path
@@ -145,11 +180,41 @@ class LatencyTrace:
 
     async def _watch_loop(self) -> None:
         while True:
-            asked = time.perf_counter()
+            asked = self._beat = time.perf_counter()
             await asyncio.sleep(TICK_S)
             lag_ms = (time.perf_counter() - asked - TICK_S) * 1000
             self.record("loop_lag", max(0.0, lag_ms))
             self._slow("loop_lag", lag_ms)
+
+    def _watch_stalls(self, loop_thread: int) -> None:
+        """In the watcher thread: sample the loop's stack while it has not ticked for
+        :data:`STALL_MS` (beyond the probe's own 10 ms)."""
+        cpu_clock = time.pthread_getcpuclockid(loop_thread)
+        stall: Stall | None = None
+        last_beat, cpu_at_beat = self._beat, time.clock_gettime(cpu_clock)
+        while self._watching.is_set():
+            time.sleep(WATCH_S)
+            now, beat = time.perf_counter(), self._beat
+            if beat != last_beat:  # the loop ticked since the last look
+                last_beat, cpu_at_beat = beat, time.clock_gettime(cpu_clock)
+                if stall is not None:  # and that ended its stall
+                    stall.close(beat, cpu_at_beat)
+                    self._keep(stall)
+                    stall = None
+            if (now - beat - TICK_S) * 1000 < STALL_MS:
+                continue
+            if stall is None:
+                stall = Stall(beat, cpu_at_beat)
+            frame = sys._current_frames().get(loop_thread)
+            if frame is not None:
+                stack = _stack(frame)
+                stall.stacks[stack] += 1
+                self.stall_stacks[stack] += 1
+
+    def _keep(self, stall: Stall) -> None:
+        self.stalls.append(stall)
+        if len(self.stalls) > 4 * STALLS_KEPT:
+            self.stalls = sorted(self.stalls, key=lambda s: -s.ms)[:STALLS_KEPT]
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -159,3 +224,50 @@ class LatencyTrace:
         what = f"gc_gen{info['generation']}"
         self.record(what, ms)
         self._slow(what, ms)
+
+
+class Stall:
+    """One stall of the loop: from its last tick to the next, the loop thread's CPU meanwhile,
+    and the stacks the watcher saw."""
+
+    def __init__(self, beat: float, cpu_s: float) -> None:
+        self.beat = beat
+        self.ended = beat
+        self.cpu_began = cpu_s
+        self.ms = 0.0
+        self.cpu_ms = 0.0
+        self.stacks: Counter[str] = Counter()
+
+    def close(self, next_beat: float, cpu_s: float) -> None:
+        """The loop ticked again at ``next_beat`` (its thread's CPU clock at ``cpu_s``)."""
+        self.ended = next_beat
+        self.ms = (next_beat - self.beat - TICK_S) * 1000
+        self.cpu_ms = (cpu_s - self.cpu_began) * 1000
+
+    def summary(self) -> dict[str, Any]:
+        """When it ended, how long, the loop's CPU in it, and its stacks (most seen first)."""
+        return {
+            "ended": round(self.ended, 3),
+            "ms": round(self.ms, 1),
+            "loop_cpu_ms": round(self.cpu_ms, 1),
+            "stacks": [{"samples": n, "stack": s} for s, n in self.stacks.most_common(5)],
+        }
+
+
+def _stack(frame: Any) -> str:
+    """The innermost :data:`STACK_FRAMES` frames, innermost first: ``file:line function``."""
+    lines: list[str] = []
+    while frame is not None and len(lines) < STACK_FRAMES:
+        code = frame.f_code
+        lines.append(f"{_short(code.co_filename)}:{frame.f_lineno} {code.co_name}")
+        frame = frame.f_back
+    return " < ".join(lines)
+
+
+def _short(path: str) -> str:
+    """A file's path from its package on (``spielcenter/…``, ``asyncio/…``)."""
+    parts = path.split("/")
+    for marker in ("spielcenter", "site-packages"):
+        if marker in parts:
+            return "/".join(parts[parts.index(marker) + (marker == "site-packages") :])
+    return "/".join(parts[-2:])
