@@ -5,7 +5,7 @@ the patience entries waiting at that moment, before the table hears of it."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 
 import pytest
@@ -90,3 +90,28 @@ async def test_a_decision_whose_seq_is_taken_is_refused_alone(world: World) -> N
     assert isinstance(refused, IntegrityError)
     assert isinstance(moved, dict) and moved["seq"] == 2
     assert await stored(world) == (2, 1, 1)
+
+
+async def test_a_tables_decision_is_told_before_the_patience_entries_of_its_batch(
+    world: World,
+) -> None:
+    # Committed first, then woken first: its table waits for it, a patience entry only its own
+    # player (services/logwriter.py).
+    games = [world.game_id]
+    for deal in (2, 3):
+        games.append((await world.games.create("anna", "ladder", deal=deal))["id"])
+        await world.games.move("anna", games[-1], "d")
+    world.stages.clear()
+    told: list[str] = []
+
+    async def told_when_done(name: str, waiting: Awaitable[object]) -> None:
+        await waiting
+        told.append(name)
+
+    await asyncio.gather(
+        *(told_when_done(game, world.games.move("anna", game, "d")) for game in games),
+        told_when_done("table", world.tables.append(world.table_id, 1, 0, "pass", None)),
+    )
+    assert [value for stage, value in world.stages if stage == "batch_entries"] == [4]
+    assert told[0] == "table" and sorted(told[1:]) == sorted(games)
+    assert await stored(world) == (6, 1, 1)

@@ -108,6 +108,15 @@ class LogWriter:
         if self.sqlite is not None:
             while self.sqlite.checkpoints_ms:
                 self.timing("wal_checkpoint", self.sqlite.checkpoints_ms.pop(0))
+        # The waiters resume in the order they are woken, each patience entry's to build and
+        # send its event (about half a millisecond): the tables' decisions are woken first. A
+        # table's decision holds up its whole table (its actor takes the next command, a
+        # person's move queued behind a computer's turn, only once it is told), a patience entry
+        # only its own player, who loses the telling of the few table decisions of its batch
+        # (docs/performance.md, "A table's decision told first").
+        for entry, _, done in batch:
+            if isinstance(entry, NewTableEntry) and not done.done():
+                done.set_result(None)
         for _, _, done in batch:
             if not done.done():
                 done.set_result(None)
