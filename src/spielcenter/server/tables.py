@@ -254,6 +254,7 @@ class TableActor:
             log.exception("table_failed", table=self.id)
         finally:
             self.running = False
+            self.table.drop_thought()
             while not self.queue.empty():  # commands that arrived as the game ended
                 item = self.queue.get_nowait()
                 if isinstance(item, _Wake):
@@ -275,6 +276,10 @@ class TableActor:
         if seat is None:
             return await self._wait(self.table.next_wake(self.table.clock()))
         if self.delay > 0:
+            # The computer thinks while its pause runs (in the thinking process, or a thread):
+            # the pause is what the players see, and a person's move that arrives after it is
+            # then never behind the thinking (docs/performance.md, "Thinking in the pause").
+            self.table.think_ahead(seat)
             with contextlib.suppress(TimeoutError):
                 return await self._woken(await asyncio.wait_for(self.queue.get(), self.delay))
         began = time.perf_counter()

@@ -13,6 +13,8 @@ these one at a time, in its queue's order, and tells the sockets what they retur
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -70,6 +72,22 @@ class Accepted:
 
 
 @dataclass(frozen=True)
+class Thought:
+    """A computer's thinking about one position, started ahead of its move: its seat, the
+    position's ``seq``, the computer, the memory it thinks with, and the thinking."""
+
+    seat: int
+    seq: int
+    bot: Bot
+    memory: Memory
+    task: asyncio.Future[str]
+
+    def fits(self, seat: int, seq: int, bot: Bot) -> bool:
+        """Whether this is ``bot``'s thought for ``seat`` at position ``seq``."""
+        return (self.seat, self.seq) == (seat, seq) and self.bot is bot
+
+
+@dataclass(frozen=True)
 class SeatChange:
     """A person's seat changed hands, committed: ``away`` says why a computer plays it now
     (``None``: she plays it herself again); ``why`` is the protocol's word for it."""
@@ -105,7 +123,7 @@ class LiveTable:
         self.bots: dict[int, Bot] = {
             s.seat: get_bot(s.level) for s in stored.seats if s.level is not None
         }
-        self.memories: dict[int, dict[str, Any]] = {seat: {} for seat in self.bots}
+        self.memories: dict[int, Memory] = {seat: {} for seat in self.bots}
         setup = stored.setup
         # A lobby table's clocks and the stand-in computer for its people (docs/tables.md).
         self.timing = (
@@ -116,6 +134,7 @@ class LiveTable:
         self.warned: set[int] = set()
         # Seats whose person made a decision herself (a seat without one wins nothing).
         self.decided = {e.seat for e in stored.entries if not e.by_stand_in}
+        self._thought: Thought | None = None
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -215,6 +234,7 @@ class LiveTable:
             self.decided.add(seat)
         returned = self._keep_clocks(clocks)
         self.log.accept(entry, after)
+        self.drop_thought()  # the position moved on: a thought made ahead no longer fits
         self._note_end(entry.seq, finished)
         return Accepted(entry, tuple(returned))
 
@@ -300,16 +320,57 @@ class LiveTable:
             self.memories.setdefault(seat, {})
         return self.stand_ins[seat]
 
+    def think_ahead(self, seat: int) -> None:
+        """Have the computer of ``seat`` start thinking about the position now, while its pause
+        runs (server/tables.py): the thinking is no longer in the table's queue, where a
+        person's move would wait behind it. A thought is good for this position and this
+        computer only; :meth:`computer_decides` takes it or drops it."""
+        bot = self._computer_for(seat)
+        assert bot is not None
+        if self._thought is not None and self._thought.fits(seat, self.seq, bot):
+            return
+        self.drop_thought()
+        self._thought = self._start_thinking(seat, bot)
+
+    def drop_thought(self) -> None:
+        """Forget a thought made ahead (the position moved on, or the table stops)."""
+        if self._thought is not None:
+            self._thought.task.cancel()
+            self._thought = None
+
+    def _start_thinking(self, seat: int, bot: Bot) -> Thought:
+        # A computer sees only its own seat's view; it thinks with a copy of its memory, taken
+        # over only when its thought is played (a dropped one leaves no trace).
+        view = self.engine.view_for(self.state, seat)
+        memory = copy.deepcopy(self.memories[seat])
+        table = Table(self.stored.record.variant, dict(self.stored.record.options))
+        thinking = self.think(bot, self.engine, table, view, seat, memory)
+        task = asyncio.ensure_future(self._timed(thinking))
+        task.add_done_callback(_heard)  # a dropped thought's failure is no one's to hear
+        return Thought(seat, self.seq, bot, memory, task)
+
+    async def _timed(self, thinking: Awaitable[str]) -> str:
+        began = time.perf_counter()
+        text = await thinking
+        self.service.timing("computer_think", (time.perf_counter() - began) * 1000)
+        return text
+
     async def computer_decides(self, seat: int, stand_in: bool = False) -> Accepted:
         """The computer of ``seat`` (with ``stand_in``: the stand-in for her person, whatever
-        she is) decides and its decision is committed."""
+        she is) decides and its decision is committed; a thought made ahead for this position
+        is taken."""
         bot = self._stand_in(seat) if stand_in else self._computer_for(seat)
         assert bot is not None
-        view = self.engine.view_for(self.state, seat)  # a computer sees only its own seat's view
+        thought = self._thought
+        self._thought = None
+        if thought is None or not thought.fits(seat, self.seq, bot):
+            if thought is not None:
+                thought.task.cancel()
+            thought = self._start_thinking(seat, bot)
         began = time.perf_counter()
-        table = Table(self.stored.record.variant, dict(self.stored.record.options))
-        text = await self.think(bot, self.engine, table, view, seat, self.memories[seat])
-        self.service.timing("computer_think", (time.perf_counter() - began) * 1000)
+        text = await thought.task
+        self.service.timing("computer_thought_wait", (time.perf_counter() - began) * 1000)
+        self.memories[seat] = thought.memory
         try:
             return await self.decide(seat, text)
         except ServiceError as refusal:
@@ -513,6 +574,11 @@ class LiveTable:
         line = await self.chat.say(self.id, account_id, seat, text)
         self.chat_lines = [*(self.chat_lines or []), line][-RECENT:]
         return line
+
+
+def _heard(task: asyncio.Future[str]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def clock_json(seat: int, waiting: Waiting) -> JSON:
