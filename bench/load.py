@@ -379,6 +379,9 @@ async def phase(
         "patience_ms": percentiles([t for r in results for t in r.trips_ms]),
         "computer_events_per_s": round(sum(r.computer_events for r in results) / seconds, 1),
         "errors": dict(errors),
+        # The measured window on the machine's monotonic clock, as the servers' latency trace
+        # times its stalls (server/latency.py): which of them fell into the window.
+        "window": [round(go.measure_from, 3), round(go.stop, 3)],
         **usage,
         **client_usage(results),
     }

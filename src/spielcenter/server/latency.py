@@ -9,11 +9,12 @@ keeps histograms of:
   size, building the view, sending the event) and of a whole socket message;
 - each stage of a table's decision (``server/tables.py``, ``services/table_play.py`` and
   ``services/tables.py``): a person's move waiting in the table's queue (``table_queue``),
-  check and apply (``table_apply``), its commit (``table_commit``; ``table_lock_wait`` for the
-  tables' own transactions), the views with legal moves (``table_view``), sending
-  (``table_send``) and the whole of it (``table_decision``); a computer's thinking
-  (``computer_think``, in a thread) and its whole turn (``computer_turn``), which a person's
-  move may wait behind;
+  check and apply (``table_apply``), its commit (``table_commit``, ``table_commit_own`` for a
+  person's own decisions; ``table_lock_wait`` for the tables' own transactions), the views with
+  legal moves (``table_view``), sending (``table_send``) and the whole of it
+  (``table_decision``); a computer's thinking (``computer_think``, begun with its pause), how
+  long its move still waited for it once the pause was over (``computer_thought_wait``) and its
+  whole turn after the pause (``computer_turn``), which a person's move may wait behind;
 - the event loop's lag: a task asks to wake every 10 ms, and how late it wakes is how long
   every socket of the process waited for the one thread that runs them;
 - the garbage collector's pauses per generation (``gc.callbacks``): the collector stops that

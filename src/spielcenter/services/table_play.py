@@ -229,7 +229,10 @@ class LiveTable:
         timing("table_apply", (applied - began) * 1000)
         # Committed before anyone hears of it; if the write fails, the position stays as it was.
         await self.service.append(self.id, entry.seq, seat, entry.move, finished, clocks, stand_in)
-        timing("table_commit", (time.perf_counter() - applied) * 1000)
+        committed = (time.perf_counter() - applied) * 1000
+        timing("table_commit", committed)
+        if own:  # a person's own decision, whose round trip is the measure
+            timing("table_commit_own", committed)
         if own:
             self.decided.add(seat)
         returned = self._keep_clocks(clocks)
