@@ -13,7 +13,8 @@ keeps histograms of:
   person's own decisions; ``table_lock_wait`` for the tables' own transactions), the views with
   legal moves (``table_view``), sending (``table_send``) and the whole of it
   (``table_decision``); a computer's thinking (``computer_think``, begun with its pause), how
-  long its move still waited for it once the pause was over (``computer_thought_wait``) and its
+  long its move still waited for it once the pause was over (``computer_thought_wait``), the
+  thoughts dropped because the position moved on first (``computer_thought_dropped``) and its
   whole turn after the pause (``computer_turn``), which a person's move may wait behind;
 - the event loop's lag: a task asks to wake every 10 ms, and how late it wakes is how long
   every socket of the process waited for the one thread that runs them;

@@ -340,6 +340,7 @@ class LiveTable:
         if self._thought is not None:
             self._thought.task.cancel()
             self._thought = None
+            self.service.timing("computer_thought_dropped", 1.0)
 
     def _start_thinking(self, seat: int, bot: Bot) -> Thought:
         # A computer sees only its own seat's view; it thinks with a copy of its memory, taken
