@@ -127,8 +127,16 @@ class PostgresCluster:
     def new_database(self) -> str:
         """A fresh, migrated database of its own (a copy of the template); its URL."""
         name = f"test_{os.getpid()}_{next(self._names)}"
-        self.sql(f'CREATE DATABASE "{name}" TEMPLATE {TEMPLATE}')
+        self.sql(f'CREATE DATABASE "{name}" TEMPLATE {TEMPLATE}{self._copy_strategy}')
         return self.url(name)
+
+    @property
+    def _copy_strategy(self) -> str:
+        # PostgreSQL 15 copies a template through its write-ahead log by default: every copy
+        # (about 11 MB, one per test) is written twice. FILE_COPY copies the files, as every
+        # version before 15 did: about half the time and half the disk writes per copy.
+        version = int(self.bin.parent.name) if self.bin.parent.name.isdigit() else 0
+        return " STRATEGY FILE_COPY" if version >= 15 else ""
 
 
 @contextmanager
