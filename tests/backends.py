@@ -185,7 +185,8 @@ def _delete_behind(folder: Path) -> None:
     the next run's :func:`_stop_abandoned_clusters`.
     """
     subprocess.run(
-        ["sh", "-c", 'rm -rf -- "$1" >/dev/null 2>&1 &', "sh", str(folder)],
+        ["sh", "-c", 'rm -rf -- "$1" </dev/null >/dev/null 2>&1 &', "sh", str(folder)],
+        stdin=subprocess.DEVNULL,
         check=False,
     )
 
