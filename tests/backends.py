@@ -127,8 +127,16 @@ class PostgresCluster:
     def new_database(self) -> str:
         """A fresh, migrated database of its own (a copy of the template); its URL."""
         name = f"test_{os.getpid()}_{next(self._names)}"
-        self.sql(f'CREATE DATABASE "{name}" TEMPLATE {TEMPLATE}')
+        self.sql(f'CREATE DATABASE "{name}" TEMPLATE {TEMPLATE}{self._copy_strategy}')
         return self.url(name)
+
+    @property
+    def _copy_strategy(self) -> str:
+        # PostgreSQL 15 copies a template through its write-ahead log by default: every copy
+        # (about 11 MB, one per test) is written twice. FILE_COPY copies the files, as every
+        # version before 15 did: about half the time and half the disk writes per copy.
+        version = int(self.bin.parent.name) if self.bin.parent.name.isdigit() else 0
+        return " STRATEGY FILE_COPY" if version >= 15 else ""
 
 
 @contextmanager
@@ -163,7 +171,24 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
             capture_output=True,
             check=False,
         )
-        shutil.rmtree(data, ignore_errors=True)
+        _delete_behind(data)
+
+
+def _delete_behind(folder: Path) -> None:
+    """Delete ``folder`` in a process the caller does not wait for.
+
+    A cluster's folder holds a file per table and index of every test's database, much of it
+    still being written back to the disk: deleting it waits for that disk, 4 s for a cluster of
+    two databases and up to 88 s at the end of a loaded run (the session's last teardown). The
+    server is stopped by then; an ``rm`` of its own (left to init, so nothing waits for it)
+    deletes the folder while the next tests run. A run killed before that leaves the folder to
+    the next run's :func:`_stop_abandoned_clusters`.
+    """
+    subprocess.run(
+        ["sh", "-c", 'rm -rf -- "$1" </dev/null >/dev/null 2>&1 &', "sh", str(folder)],
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
 
 
 def _stop_abandoned_clusters(bin_dir: Path) -> None:

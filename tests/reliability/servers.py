@@ -5,8 +5,9 @@ A ``Server(..., forked=True)`` is forked from a server of forks (``multiprocessi
 forkserver) that imported the server once for the whole test process: most of a cold start is
 importing (docs/performance.md, "Crash"). Each fork is a process of its own that runs
 ``spielcenter serve`` (``cli.main``) on its own environment: it migrates, replays every open
-table, listens, and dies of SIGKILL like any other; only the imports are warm. The crash tests
-still start ``python -m spielcenter serve`` cold (docs/performance.md, "Crash").
+table, listens, and dies of SIGKILL like any other; only the imports are warm. The crash and
+several-process tests fork their servers; the cold start of ``python -m spielcenter serve`` is
+tested by tests/server/test_settings_and_serve.py.
 """
 
 from __future__ import annotations

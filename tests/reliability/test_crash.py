@@ -97,7 +97,7 @@ def test_every_acknowledged_move_survives_a_kill_and_the_games_go_on(
     server_env: dict[str, str], tmp_path: Path
 ) -> None:
     rng = random.Random(20261129)
-    server = Server(server_env, tmp_path / "server.log")
+    server = Server(server_env, tmp_path / "server.log", forked=True)
     server.start()
     players = [Player(f"p{i}") for i in range(PLAYERS)]
     acknowledged = 0
@@ -110,7 +110,7 @@ def test_every_acknowledged_move_survives_a_kill_and_the_games_go_on(
         clocks = players[0].table_clocks(server, table["id"])
         for round_ in range(KILLS):
             _play_until_killed(players, server, rng, round_)
-            server = Server(server_env, tmp_path / "server.log")
+            server = Server(server_env, tmp_path / "server.log", forked=True)
             server.start()
             acknowledged = _assert_acknowledged_moves_stored(players, server)
             assert players[0].table_clocks(server, table["id"]) == clocks
@@ -195,7 +195,7 @@ def test_the_ledger_balances_through_kills_during_staked_games(
 ) -> None:
     rng = random.Random(7)
     players = [Player(f"s{i}") for i in range(PLAYERS)]
-    server = Server(server_env, tmp_path / "server.log")
+    server = Server(server_env, tmp_path / "server.log", forked=True)
     server.start()
     stakes = 0
     try:
@@ -209,7 +209,7 @@ def test_the_ledger_balances_through_kills_during_staked_games(
         for _ in range(LEDGER_KILLS):
             _stake_tables(players, server, rng)
             stakes = _assert_ledger_balances(settings)
-            server = Server(server_env, tmp_path / "server.log")
+            server = Server(server_env, tmp_path / "server.log", forked=True)
             server.start()
         with players[0].http(server) as client:
             assert client.get("/api/ledger").json()["balance"] >= 0

@@ -61,6 +61,8 @@ def pair(database: Settings, redis: RedisServer) -> Iterator[list[Server]]:
         "SPIELCENTER_REDIS_URL": redis.url,
         "SPIELCENTER_REDIS_LEASE_MS": str(LEASE_MS),
         "SPIELCENTER_CLOCK_SCALE": str(CLOCK_SCALE),
+        # The computers move without their tempo's pause: the game to its end is moves, not waits.
+        "SPIELCENTER_COMPUTER_PAUSE_SCALE": "0",
         "SPIELCENTER_SOCKET_MESSAGE_LIMIT": "10000/second",
         # The guests and claims of every test count in the one Redis, all from 127.0.0.1.
         "SPIELCENTER_CLAIM_LIMIT": "1000/minute",

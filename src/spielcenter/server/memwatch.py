@@ -29,10 +29,12 @@ TOP_TYPES = 25
 
 def object_counts(objects: Iterable[object] | None = None) -> Counter[str]:
     """Live objects the garbage collector tracks, per type name (module-qualified)."""
+    # Counted per type first, then named: a name built for each of a million objects is an
+    # allocation each, which tracemalloc traces (seconds per report in a traced server).
+    per_type = Counter(map(type, gc.get_objects() if objects is None else objects))
     counts: Counter[str] = Counter()
-    for obj in gc.get_objects() if objects is None else objects:
-        kind = type(obj)
-        counts[f"{kind.__module__}.{kind.__qualname__}"] += 1
+    for kind, count in per_type.items():
+        counts[f"{kind.__module__}.{kind.__qualname__}"] += count
     return counts
 
 
