@@ -9,7 +9,6 @@ attributes the screen keeps (last seq drawn, phase, whose turn).
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -23,6 +22,7 @@ from .speedquilt_ui import (
     answer_giving,
     choose_start_row,
     click_and_wait,
+    hurry_to_the_last_round,
     my_turn,
     sew_what_fits,
 )
@@ -74,89 +74,10 @@ def play_own_solo_turn(page: Page, planned: bool) -> bool:
     return planned
 
 
-HURRY = """async ([patienceMs]) => {
-  // Her part of the solo game as play_solo_to_the_end plays it, done by the page's own buttons
-  // until her own turn of the last round: the start row (the last dealt block back), own turns
-  // (roll, sew the block the server lets her sew by tapping each die and the patch it lights,
-  // end), giving turns (a helpful die onto the first patch it lights, else pass) and removals.
-  const screen = () => document.querySelector(".sq-screen");
-  const mine = () => Number(screen()?.dataset.mine ?? 0);
-  const has = (selector) => document.querySelector(selector) !== null;
-  // A click as the pointer's (an SVG patch has no click() of its own).
-  const click = (node) => node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-  const tap = (selector) => click(document.querySelector(selector));
-  const pause = (ms) => new Promise((ok) => setTimeout(ok, ms));
-  const deadline = Date.now() + patienceMs;
-  const taken = async (before, what) => {
-    while (mine() <= before) {
-      if (Date.now() > deadline) throw new Error(`her ${what} was not taken`);
-      await pause(10);
-    }
-  };
-  const press = async (selector) => {
-    const before = mine();
-    tap(selector);
-    await taken(before, selector);
-  };
-  const shown = async () => {
-    const id = decodeURIComponent(location.hash.split("/")[2]);
-    return (await (await fetch(`/api/games/${id}`)).json()).view;
-  };
-  while (Date.now() < deadline && !has(".sq-end")) {
-    const phase = screen()?.dataset.phase;
-    const legal = Number(screen()?.dataset.legal || 0);
-    if (phase === "choosing" && has(".choice-block")) {
-      const hand = [...document.querySelectorAll(".choice-block")];
-      for (const index of [3, 0, 1, 2]) click(hand[index]);
-      await press(".choice-confirm");
-    } else if (phase === "giving_turn" && has(".solo-giving")) {
-      const before = mine();
-      const helpful = document.querySelector(".sq-giving .die-slot.helpful .die-face");
-      if (helpful) click(helpful);
-      if (helpful && has(".sq-own .patch.target")) tap(".sq-own .patch.target");
-      else tap(".sq-giving .giving-pass");
-      await taken(before, "answer to the giving turn");
-    } else if (phase === "shop_remove" && has(".solo-remove")) {
-      await press(".solo-remove .remove-shelf");
-    } else if (screen().classList.contains("my-turn") && legal) {
-      const view = await shown();
-      if (view.round >= view.max_rounds) return view.round;
-      if (has('.sq-actions [data-move="roll"]')) await press('.sq-actions [data-move="roll"]');
-      const sew = (await shown()).legal.find((move) => move.startsWith("sew "));
-      if (sew) {
-        const [, block, ...pairs] = sew.split(" ");
-        const quilt = `.sq-own .quilt-cell:has(svg[data-block="${block}"])`;
-        for (const [die, patch] of pairs.map((pair) => pair.split(":"))) {
-          tap(`.sq-dice-area .die-slot[data-die="${die}"] .die-face`);
-          tap(`${quilt} .patch.target[data-patch="${patch}"]`);
-        }
-        await press(".sq-own .sew-button");
-      }
-      if (has('.sq-actions [data-move="end"]')) await press('.sq-actions [data-move="end"]');
-    } else await pause(20);  // the screen has not drawn the last answer yet: look again
-  }
-  return null;
-}"""
-HURRY_PATIENCE_MS = 120_000
-"""How long the rounds before the last may take on a busy machine."""
-
-
-def hurry_to_the_last_round(page: Page) -> None:
-    """Play her part (as `play_solo_to_the_end` does) up to her own turn of the last round.
-
-    The steps run inside the page (its own buttons, clicked one after another as each answer
-    arrives): the same moves through the same screen, without the round trips of some ten
-    looks and taps of the test for every move, which took most of a whole game's time. The
-    last round is then played by the test's own clicks to the end table."""
-    last = page.evaluate(HURRY, [HURRY_PATIENCE_MS])
-    assert last is not None, "the game ended before its last round"
-    expect(page.locator(".sq-screen")).to_have_class(re.compile("my-turn"))
-
-
 def play_solo_to_the_end(page: Page) -> None:
     """Play her part until the end table shows: start row, own turns (roll, sew what fits,
     end), giving turns (place a helpful die, else pass) and shelf removals; the rounds before
-    the last inside the page (`hurry_to_the_last_round`)."""
+    the last inside the page (speedquilt_ui's `hurry_to_the_last_round`)."""
     hurry_to_the_last_round(page)
     planned = False
     for _ in range(MAX_STEPS):

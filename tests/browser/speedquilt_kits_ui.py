@@ -255,7 +255,9 @@ def drop_socket(page: Page) -> None:
 def drop_and_wait_for_state(page: Page) -> None:
     """Lose the connection (:func:`drop_socket`) and wait until the server's state after the
     reconnect has arrived."""
-    states = sum(1 for h in messages(page) if h["message"]["type"] == "table.state")
+    states = page.evaluate(
+        "() => window.__sq.messages.filter(h => h.message.type === 'table.state').length"
+    )
     drop_socket(page)
     page.wait_for_function(
         "n => window.__sq.messages.filter(h => h.message.type === 'table.state').length > n",

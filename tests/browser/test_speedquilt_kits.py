@@ -428,7 +428,7 @@ def test_with_sounds_on_rolls_sewn_blocks_and_the_end_play_through_web_audio(
     record(second)
     second.goto(page.url)
     second.wait_for_selector(".sq-screen[data-seq]")
-    backlog = len(messages(second))
+    backlog = second.evaluate("() => window.__sq.messages.length")
     hold_messages(second)
     choose_row(page, found.row, found.returned)
     wait_for_my_turn(page)
