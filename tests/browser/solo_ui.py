@@ -78,7 +78,7 @@ def play_solo_to_the_end(page: Page) -> None:
     """Play her part until the end table shows: start row, own turns (roll, sew what fits,
     end), giving turns (place a helpful die, else pass) and shelf removals; the rounds before
     the last inside the page (speedquilt_ui's `hurry_to_the_last_round`)."""
-    hurry_to_the_last_round(page)
+    assert hurry_to_the_last_round(page) != ["end"], "the last round is played by clicks"
     planned = False
     for _ in range(MAX_STEPS):
         if page.locator(".sq-end").count():
