@@ -416,18 +416,18 @@ def test_with_sounds_on_rolls_sewn_blocks_and_the_end_play_through_web_audio(
 ) -> None:
     """Each roll, block and the end sounds as it arrives, and messages that arrive together (a
     connection that stalled and delivers its backlog, computers that do not pause) play each
-    kind of sound once: her second window on the table, whose connection held the whole game
+    kind of sound once: her second tab on the table, whose connection held the whole game
     back, rattles, thuds and rings once when it gets it all at once."""
     found = kit_deal("thimble")
     page = open_page(locale="de-DE")
     record(page)
     open_table(page, computers=1, deal=found.deal)
-    # Her second window (a window of its own: a tab behind another draws no frames).
-    second = open_page(locale="de-DE")
-    second.context.add_cookies(page.context.cookies())  # her session: the same account
-    record(second)
+    # Her second tab on the table (the recorder comes with every page of her browser); the
+    # first comes to the front again: a tab behind another draws no frames.
+    second = page.context.new_page()
     second.goto(page.url)
     second.wait_for_selector(".sq-screen[data-seq]")
+    page.bring_to_front()
     backlog = second.evaluate("() => window.__sq.messages.length")
     hold_messages(second)
     choose_row(page, found.row, found.returned)
