@@ -16,6 +16,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
@@ -156,18 +157,32 @@ def unhurried_expectations() -> Iterator[None]:
     expect.set_options(timeout=5_000)
 
 
+REDUCED_MOTION: Literal["reduce"] = "reduce"
+"""The pages ask for reduced motion, as a player may in her system's settings: then no animation
+runs without end (the glow of a lit patch, the blink of a clock in its grace; the CSS's
+``prefers-reduced-motion``). An endless animation makes Chromium draw the page some 60 times a
+second for as long as it runs, CPU the server and the other test worker need; no test but the
+one about it watches one (test_speedquilt.py). The animations that end (a window popping up,
+the shop's shelves sliding, the tempo's) run as they do for everyone."""
+
+
 @pytest.fixture
 def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
     """Open the Spielcenter in a fresh context: `open_page(viewport=PHONE, locale="de-DE")`.
 
     A phone's viewport (narrower than the phone layout's 700 px) comes with a touch screen,
-    so its tests can tap.
+    so its tests can tap. Every page asks for reduced motion (`REDUCED_MOTION`); a test of an
+    endless animation asks for ``motion="no-preference"``.
     """
     contexts = []
     errors: list[str] = []
     refused: list[str] = []
 
-    def factory(viewport: ViewportSize = DESKTOP, locale: str = "en-GB") -> Page:
+    def factory(
+        viewport: ViewportSize = DESKTOP,
+        locale: str = "en-GB",
+        motion: Literal["reduce", "no-preference"] = REDUCED_MOTION,
+    ) -> Page:
         phone = viewport["width"] < PHONE_LAYOUT_WIDTH
         context = browser.new_context(
             viewport=viewport,
@@ -175,6 +190,7 @@ def open_page(browser: Browser, server_url: str) -> Iterator[PageFactory]:
             base_url=server_url,
             has_touch=phone,
             is_mobile=phone,
+            reduced_motion=motion,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

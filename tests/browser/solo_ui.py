@@ -22,6 +22,7 @@ from .speedquilt_ui import (
     answer_giving,
     choose_start_row,
     click_and_wait,
+    hurry_to_the_last_round,
     my_turn,
     sew_what_fits,
 )
@@ -75,7 +76,9 @@ def play_own_solo_turn(page: Page, planned: bool) -> bool:
 
 def play_solo_to_the_end(page: Page) -> None:
     """Play her part until the end table shows: start row, own turns (roll, sew what fits,
-    end), giving turns (place a helpful die, else pass) and shelf removals."""
+    end), giving turns (place a helpful die, else pass) and shelf removals; the rounds before
+    the last inside the page (speedquilt_ui's `hurry_to_the_last_round`)."""
+    assert hurry_to_the_last_round(page) != ["end"], "the last round is played by clicks"
     planned = False
     for _ in range(MAX_STEPS):
         if page.locator(".sq-end").count():
@@ -147,11 +150,17 @@ ANIMATIONS_DONE = """() => Promise.all(
 ended and the page has been drawn since; the endless ones (a glowing target) do not count."""
 
 
+def wait_for_animations(page: Page) -> None:
+    """Wait until the page's animations that end have ended (`ANIMATIONS_DONE`): a window
+    read by axe-core is drawn whole, not half faded in."""
+    page.evaluate(ANIMATIONS_DONE)
+
+
 def settle(page: Page) -> None:
     """Before a screenshot: the pointer off the blocks (no block info) and windows popped up
     (waits for the page's own animations to end, not for a fixed time)."""
     page.mouse.move(1, 1)
-    page.evaluate(ANIMATIONS_DONE)
+    wait_for_animations(page)
 
 
 def api(page: Page, path: str) -> Any:

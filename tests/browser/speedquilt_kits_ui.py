@@ -26,20 +26,43 @@ SEARCHED_DEALS = range(1, 2000)
 RECORDER = """
 (() => {
   // Every table.* message the page receives, with its arrival time; and the sockets, to drop one.
-  window.__sq = { messages: [], sockets: [], notes: 0, contexts: 0, states: [] };
-  // Each message notes how many notes had started when it arrived (before the page handled it).
+  window.__sq = {
+    messages: [], sockets: [], notes: 0, contexts: 0, states: [], frame: 0, held: null,
+  };
+  // Each message notes how many notes had started when it arrived (before the page handled it),
+  // and the frame it arrived before: the messages of one frame are one burst. The count goes up
+  // with the first frame after a message (no frames are asked for while nothing arrives).
+  let counting = false;
+  const countFrame = () => {
+    if (counting) return;
+    counting = true;
+    requestAnimationFrame(() => { window.__sq.frame += 1; counting = false; });
+  };
   const Native = window.WebSocket;
   class Recorded extends Native {
     constructor(...args) {
       super(...args);
       window.__sq.sockets.push(this);
-      this.addEventListener("message", (event) => {
+      super.addEventListener("message", (event) => {
         try {
           const message = JSON.parse(event.data);
-          if (String(message.type).startsWith("table.") || message.type === "error")
-            window.__sq.messages.push({ at: performance.now(), notes: window.__sq.notes, message });
+          if (String(message.type).startsWith("table.") || message.type === "error") {
+            const { notes, frame } = window.__sq;
+            window.__sq.messages.push({ at: performance.now(), notes, frame, message });
+            countFrame();
+          }
         } catch (error) {}
       });
+    }
+    // While ``window.__sq.held`` is a list, the page's own handlers get nothing: the messages
+    // wait there, as a connection that stalls holds them back, until `release_held` hands them
+    // over all at once.
+    addEventListener(type, listener, ...rest) {
+      if (type !== "message") return super.addEventListener(type, listener, ...rest);
+      return super.addEventListener(type, (event) => {
+        if (window.__sq.held) window.__sq.held.push(() => listener.call(this, event));
+        else listener.call(this, event);
+      }, ...rest);
     }
   }
   window.WebSocket = Recorded;
@@ -166,14 +189,50 @@ def message_at(page: Page, seq: int) -> dict[str, Any]:
     raise AssertionError(f"no message of seq {seq} was recorded")
 
 
-def notes_per_message(page: Page) -> list[tuple[dict[str, Any], int]]:
-    """Each recorded message with the number of notes the page started while handling it (up to
-    the next message)."""
-    recorded = messages(page)
-    ends = [item["notes"] for item in recorded[1:]] + [notes(page)]
+HEARD = """(since) => ({
+  notes: window.__sq.notes,
+  heard: window.__sq.messages.slice(since).map(({ notes, frame, message }) => ({
+    notes,
+    frame,
+    message: { type: message.type, seq: message.seq, entry: { move: message.entry?.move } },
+  })),
+})"""
+"""The recorded messages from the ``since``-th on, each without its view (a sound depends on
+the message's kind alone; a whole game's views took seconds to carry out of the page)."""
+
+
+def bursts_heard(page: Page, since: int = 0) -> list[tuple[dict[str, Any], int, int]]:
+    """Each recorded message (from the ``since``-th on; its type, seq and entry's move) with the
+    number of notes the page started while handling it (up to the next message) and the frame it
+    arrived before (the messages of one frame: one burst)."""
+    recorded = page.evaluate(HEARD, since)
+    items = recorded["heard"]
+    ends = [item["notes"] for item in items[1:]] + [recorded["notes"]]
     return [
-        (item["message"], end - item["notes"]) for item, end in zip(recorded, ends, strict=True)
+        (item["message"], end - item["notes"], item["frame"])
+        for item, end in zip(items, ends, strict=True)
     ]
+
+
+def hold_messages(page: Page) -> None:
+    """From now on the page's own handlers get no message of the server: they wait (the
+    recorder still records them as they arrive) until :func:`release_held`."""
+    page.evaluate("() => { window.__sq.held = []; }")
+
+
+def release_held(page: Page) -> int:
+    """Hand the page every held message at once, as a stalled connection delivers its backlog
+    (one burst); the notes the page started while handling them."""
+    played: int = page.evaluate(
+        """() => {
+          const held = window.__sq.held;
+          window.__sq.held = null;
+          const before = window.__sq.notes;
+          for (const deliver of held) deliver();
+          return window.__sq.notes - before;
+        }"""
+    )
+    return played
 
 
 def audio_states(page: Page) -> list[str]:
@@ -196,7 +255,9 @@ def drop_socket(page: Page) -> None:
 def drop_and_wait_for_state(page: Page) -> None:
     """Lose the connection (:func:`drop_socket`) and wait until the server's state after the
     reconnect has arrived."""
-    states = sum(1 for h in messages(page) if h["message"]["type"] == "table.state")
+    states = page.evaluate(
+        "() => window.__sq.messages.filter(h => h.message.type === 'table.state').length"
+    )
     drop_socket(page)
     page.wait_for_function(
         "n => window.__sq.messages.filter(h => h.message.type === 'table.state').length > n",

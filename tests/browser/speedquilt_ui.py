@@ -202,8 +202,105 @@ def answer_giving(page: Page) -> None:
     wait_for_mine(page, before)
 
 
+HURRY = """async ([patienceMs]) => {
+  // Her part of the game as play_to_the_end (a table) or play_solo_to_the_end (a solo game)
+  // plays it, done by the page's own buttons until the last round has begun: the start row (the
+  // last dealt block back), own turns (roll, sew the block the server lets her sew by tapping
+  // each die and the patch it lights, end), giving windows (a helpful die onto the first patch
+  // it lights, else pass) and a solo game's shelf removals. The round she has come to (the
+  // screen's data-round and data-last-round), or "end".
+  const screen = () => document.querySelector(".sq-screen");
+  const mine = () => Number(screen()?.dataset.mine ?? 0);
+  const has = (selector) => document.querySelector(selector) !== null;
+  // A click as the pointer's (an SVG patch has no click() of its own).
+  const click = (node) => node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  const tap = (selector) => click(document.querySelector(selector));
+  const pause = (ms) => new Promise((ok) => setTimeout(ok, ms));
+  // Each wait may last ``patienceMs`` from the last entry the screen drew (as each step of the
+  // test's own waits may: STEP_TIMEOUT_MS).
+  let seen = null;
+  let deadline = 0;
+  const inTime = (what) => {
+    const seq = screen()?.dataset.seq;
+    if (seq !== seen) [seen, deadline] = [seq, Date.now() + patienceMs];
+    if (Date.now() > deadline) throw new Error(`${what} did not come in time`);
+  };
+  const taken = async (before, what) => {
+    while (mine() <= before) {
+      inTime(`her ${what} taken`);
+      await pause(10);
+    }
+  };
+  const press = async (selector) => {
+    const before = mine();
+    tap(selector);
+    await taken(before, selector);
+  };
+  const sewable = async () => {  // her legal moves as the server lists them: a sewing, if any
+    const [, kind, id] = location.hash.split("/");
+    const path = kind === "table" ? `/api/tables/${id}` : `/api/games/${id}`;
+    const answer = await (await fetch(path)).json();
+    return (answer.legal ?? answer.view.legal).find((move) => move.startsWith("sew "));
+  };
+  for (;;) {
+    inTime("the last round");
+    if (has(".sq-end")) return "end";
+    const { phase, round, lastRound, legal } = screen()?.dataset ?? {};
+    if (Number(round) >= Number(lastRound)) return Number(round);
+    const giving = has(".sq-giving");
+    const turn = screen()?.classList.contains("my-turn") && Number(legal) > 0;
+    const choosing = phase === "choosing" && has(".choice-block");
+    const removing = phase === "shop_remove" && has(".solo-remove");
+    if (choosing) {
+      const hand = [...document.querySelectorAll(".choice-block")];
+      for (const index of [3, 0, 1, 2]) click(hand[index]);
+      await press(".choice-confirm");
+    } else if (giving) {
+      const before = mine();
+      const helpful = document.querySelector(".sq-giving .die-slot.helpful .die-face");
+      if (helpful) click(helpful);
+      if (helpful && has(".sq-own .patch.target")) tap(".sq-own .patch.target");
+      else tap(".sq-giving .giving-pass");
+      await taken(before, "answer to the giving window");
+    } else if (removing) {
+      await press(".solo-remove .remove-shelf");
+    } else if (turn) {
+      if (has('.sq-actions [data-move="roll"]')) await press('.sq-actions [data-move="roll"]');
+      const sew = await sewable();
+      if (sew) {
+        const [, block, ...pairs] = sew.split(" ");
+        const quilt = `.sq-own .quilt-cell:has(svg[data-block="${block}"])`;
+        for (const [die, patch] of pairs.map((pair) => pair.split(":"))) {
+          tap(`.sq-dice-area .die-slot[data-die="${die}"] .die-face`);
+          tap(`${quilt} .patch.target[data-patch="${patch}"]`);
+        }
+        await press(".sq-own .sew-button");
+      }
+      if (has('.sq-actions [data-move="end"]')) await press('.sq-actions [data-move="end"]');
+    } else await pause(20);  // the others' part, or an answer not drawn yet: look again
+  }
+}"""
+
+
+def hurry_to_the_last_round(*pages: Page) -> list[int | str]:
+    """Play her part on each of ``pages`` (as `play_to_the_end` does, or solo_ui's
+    `play_solo_to_the_end`) until the last round has begun (each page plays on its own, all at
+    once); the round each page came to ("end": the game had ended).
+
+    The steps run inside the page (its own buttons, clicked one after another as each answer
+    arrives): the same moves through the same screen, without the round trips of some ten
+    looks and taps of the test for every move, which took most of a whole game's time. The
+    last round is then played by the test's own clicks to the end table."""
+    for page in pages:
+        page.evaluate(f"(args) => {{ window.__hurried = ({HURRY})(args); }}", [STEP_TIMEOUT_MS])
+    reached: list[int | str] = [page.evaluate("() => window.__hurried") for page in pages]
+    return reached
+
+
 def play_to_the_end(page: Page) -> None:
-    """Play the player's part until the end table shows: start row, turns, giving windows."""
+    """Play the player's part until the end table shows: start row, turns, giving windows; the
+    rounds before the last inside the page (`hurry_to_the_last_round`)."""
+    assert hurry_to_the_last_round(page) != ["end"], "the last round is played by clicks"
     for _ in range(MAX_STEPS):
         step = next_step(page)
         if step == "end":

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from .solo_ui import api
+from .solo_ui import api, wait_for_animations
 from .speedquilt_kits_ui import drop_and_wait_for_state, record, table_id
 from .speedquilt_ui import (
     answer_giving,
@@ -30,15 +30,12 @@ from .speedquilt_ui import (
     wait_for_mine,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory, assert_accessible, client_module
+from .ui import PHONE, WATCH_MS, PageFactory, assert_accessible, client_module
 
 SMALL_PHONE: ViewportSize = {"width": 375, "height": 667}
 """A small phone: the docked giving window covers the lower part of her quilt here."""
 
 pytestmark = pytest.mark.browser
-
-ANIMATION_MS = 600
-"""Long enough for a window's appearing animation at the default tempo (450 ms)."""
 
 PATIENCE_MS = 20_000
 """How long a step may wait: the computers play on while the shared machine may be busy."""
@@ -135,6 +132,21 @@ def test_without_finished_kits_there_are_no_thimble_or_dye_buttons(open_page: Pa
 # -- Block nähen -------------------------------------------------------------------------------
 
 
+ENDLESS_ANIMATIONS = """() => document.getAnimations()
+  .filter((animation) => animation.effect?.getComputedTiming().endTime === Infinity).length"""
+
+
+def lit_patches_glow_unless_she_asks_for_less_motion(page: Page) -> None:
+    """The patches a tapped die lights glow without end; under ``prefers-reduced-motion``
+    (WCAG 2.3.3) nothing on the page moves without end (the page asks for it: conftest's
+    `REDUCED_MOTION`)."""
+    assert page.evaluate(ENDLESS_ANIMATIONS) == 0
+    page.emulate_media(reduced_motion="no-preference")
+    page.wait_for_function(f"() => ({ENDLESS_ANIMATIONS})() > 0", polling=WATCH_MS)
+    page.emulate_media(reduced_motion="reduce")
+    page.wait_for_function(f"() => ({ENDLESS_ANIMATIONS})() === 0", polling=WATCH_MS)
+
+
 def test_a_tapped_die_lights_the_patches_it_may_go_and_a_full_plan_sews_the_block(
     open_page: PageFactory, screenshots: Path
 ) -> None:
@@ -145,9 +157,11 @@ def test_a_tapped_die_lights_the_patches_it_may_go_and_a_full_plan_sews_the_bloc
     wait_for_my_turn(page)
     roll(page)
     own = page.locator(f'.sq-own .quilt-cell:has(svg[data-block="{block}"])')
-    for die, patch in pairs:
+    for index, (die, patch) in enumerate(pairs):
         page.locator(f'.die-slot[data-die="{die}"] .die-face').click()
         expect(page.locator(".sq-own .patch.target")).not_to_have_count(0)
+        if index == 0:
+            lit_patches_glow_unless_she_asks_for_less_motion(page)
         target = own.locator(f'.patch[data-patch="{patch}"]')
         expect(target).to_have_class(re.compile("target"))
         target.click()
@@ -259,7 +273,7 @@ def test_after_a_computer_reroll_the_giving_window_counts_the_dice_that_help(
     else:
         expect(count).to_have_text("Keiner der neuen Würfel passt bei dir.")
         expect(window.locator(".giving-pass")).to_have_text("Weiter")
-    page.wait_for_timeout(ANIMATION_MS)
+    wait_for_animations(page)
     assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-giving.png")
     click_and_wait(page, ".sq-giving .giving-pass")
@@ -464,7 +478,7 @@ def test_tapping_a_neighbour_shows_her_quilt_large_with_block_info(
     expect(info.locator("h4")).to_have_text("Für sie jetzt")
     expect(info).to_contain_text(re.compile("Ihr fehlen noch|bringt ihr|wirkt für sie"))
     assert_accessible(page)
-    page.wait_for_timeout(ANIMATION_MS)
+    wait_for_animations(page)
     page.screenshot(path=screenshots / "speedquilt-neighbour.png")
     large.locator(".close-large").click()
     expect(large).to_have_count(0)
@@ -484,7 +498,7 @@ def test_the_view_settings_switch_theme_and_are_kept_for_the_account(
     expect(settings).to_contain_text("Lampenlicht")
     expect(settings).to_contain_text("Wenn kein Würfel passt: automatisch weiter")
     expect(settings.locator('input[name="auto_continue"]')).not_to_be_checked()
-    page.wait_for_timeout(ANIMATION_MS)
+    wait_for_animations(page)
     assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-settings.png")
     settings.locator('input[value="linen"]').check()
@@ -632,7 +646,7 @@ def test_on_a_phone_tapping_her_block_opens_the_sewing_view(
     expect(sewing).to_be_visible()
     expect(sewing.locator(".die-slot")).to_have_count(5)
     expect(sewing.locator("h2")).to_contain_text("Nähen:")
-    page.wait_for_timeout(ANIMATION_MS)
+    wait_for_animations(page)
     assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-sewing.png")
     sewing.locator(".close-sewing").tap()

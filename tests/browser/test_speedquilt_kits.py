@@ -19,19 +19,22 @@ from playwright.sync_api import Page, expect
 
 from spielcenter.games import get_game
 
+from .solo_ui import wait_for_animations
 from .speedquilt_kits_ui import (
     audio_states,
+    bursts_heard,
     choose_row,
     die_seen,
     drop_and_wait_for_state,
     helpful_for,
+    hold_messages,
     hurry_to_the_end,
     kit_deal,
     message_at,
     messages,
     notes,
-    notes_per_message,
     record,
+    release_held,
     sew,
     table_id,
 )
@@ -45,14 +48,12 @@ from .speedquilt_ui import (
     wait_for_mine,
     wait_for_my_turn,
 )
-from .ui import PHONE, PageFactory, assert_accessible, client_module
+from .ui import PHONE, WATCH_MS, PageFactory, assert_accessible, client_module
 
 pytestmark = pytest.mark.browser
 
 PATIENCE_MS = 20_000
 """How long a step may wait: the computers play on while the shared machine may be busy."""
-ANIMATION_MS = 600
-"""Long enough for a window's appearing animation at the default tempo."""
 
 
 @pytest.fixture(autouse=True)
@@ -259,7 +260,7 @@ def test_on_a_phone_the_thimble_and_dye_buttons_sit_under_the_tapped_die(
         box = buttons.nth(index).bounding_box()
         assert box is not None and box["y"] >= face["y"] + face["height"] - 1
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    page.wait_for_timeout(ANIMATION_MS)
+    wait_for_animations(page)
     assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-dye-bath.png")
 
@@ -353,7 +354,7 @@ def test_on_a_phone_the_scissors_purchase_opens_the_shop(
     expect(kits).not_to_have_count(0)
     kits.first.tap()
     expect(page.locator(".sq-own .quilt-slot")).not_to_have_count(0)
-    page.wait_for_timeout(ANIMATION_MS)
+    wait_for_animations(page)
     assert_accessible(page)
     page.screenshot(path=screenshots / "speedquilt-phone-scissors.png")
 
@@ -413,10 +414,22 @@ def notes_for(message: dict[str, Any]) -> int:
 def test_with_sounds_on_rolls_sewn_blocks_and_the_end_play_through_web_audio(
     open_page: PageFactory,
 ) -> None:
+    """Each roll, block and the end sounds as it arrives, and messages that arrive together (a
+    connection that stalled and delivers its backlog, computers that do not pause) play each
+    kind of sound once: her second tab on the table, whose connection held the whole game
+    back, rattles, thuds and rings once when it gets it all at once."""
     found = kit_deal("thimble")
     page = open_page(locale="de-DE")
     record(page)
     open_table(page, computers=1, deal=found.deal)
+    # Her second tab on the table (the recorder comes with every page of her browser); the
+    # first comes to the front again: a tab behind another draws no frames.
+    second = page.context.new_page()
+    second.goto(page.url)
+    second.wait_for_selector(".sq-screen[data-seq]")
+    page.bring_to_front()
+    backlog = second.evaluate("() => window.__sq.messages.length")
+    hold_messages(second)
     choose_row(page, found.row, found.returned)
     wait_for_my_turn(page)
     before = notes(page)
@@ -426,11 +439,33 @@ def test_with_sounds_on_rolls_sewn_blocks_and_the_end_play_through_web_audio(
     sew(page, found.sew)
     assert notes(page) - before == BLOCK_NOTES
     hurry_to_the_end(page)
-    heard = notes_per_message(page)
-    assert [notes_for(m) for m, _ in heard] == [n for _, n in heard]
-    kinds = {notes_for(m) for m, _ in heard}
+    heard = bursts_heard(page)
+    assert_each_sound_once_per_burst(heard)
+    kinds = {notes_for(m) for m, _, _ in heard}
     assert {ROLL_NOTES, BLOCK_NOTES, BELL_NOTES} <= kinds
     assert set(audio_states(page)) == {"running"}, "every note was heard"
+
+    second.wait_for_function(
+        "() => window.__sq.messages.some(h => h.message.type === 'table.end')", polling=WATCH_MS
+    )
+    held = [m for m, _, _ in bursts_heard(second, backlog)]
+    assert sum(notes_for(m) == ROLL_NOTES for m in held) > 1, "rolls came in one burst"
+    assert release_held(second) == ROLL_NOTES + BLOCK_NOTES + BELL_NOTES
+    expect(second.locator(".sq-end")).to_be_visible()
+
+
+def assert_each_sound_once_per_burst(heard: list[tuple[dict[str, Any], int, int]]) -> None:
+    """Each message plays its own sound whole (`notes_for`), or nothing when the same sound was
+    heard in its burst already (the messages before the same frame); a message without a sound
+    plays nothing."""
+    sounded: set[tuple[int, int]] = set()
+    for message, played, frame in heard:
+        kind = notes_for(message)
+        if played:
+            assert played == kind, f"{played} notes for {message.get('entry') or message}"
+            sounded.add((frame, kind))
+        else:
+            assert not kind or (frame, kind) in sounded, f"silent: {message.get('entry')}"
 
 
 def test_with_sounds_off_nothing_plays(open_page: PageFactory) -> None:
@@ -447,8 +482,8 @@ def test_with_sounds_off_nothing_plays(open_page: PageFactory) -> None:
     sew(page, found.sew)
     click_and_wait(page, '.sq-actions [data-move="end"]')
     wait_for_my_turn(page)  # the computer's whole turn has been heard meanwhile
-    heard = notes_per_message(page)
-    assert sum(notes_for(m) for m, _ in heard) > 2 * ROLL_NOTES, "there was something to hear"
+    heard = bursts_heard(page)
+    assert sum(notes_for(m) for m, _, _ in heard) > 2 * ROLL_NOTES, "there was something to hear"
     assert notes(page) == 0
 
 

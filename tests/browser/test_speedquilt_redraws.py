@@ -6,12 +6,12 @@ puts on the screen (the page keeps no counter for tests).
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
+from .speedquilt_kits_ui import hold_messages, messages, record, release_held
 from .speedquilt_ui import (
     choose_start_row,
     click_and_wait,
@@ -65,32 +65,23 @@ COUNT_CLOCK_WRITES = """() => {
 def test_messages_that_arrive_back_to_back_are_drawn_once(open_page: PageFactory) -> None:
     """The end of her turn and the computers' turns after it (until one of them rerolls and
     opens her giving window) reach the page all at once (the test holds the server's messages
-    back, as a stalled network would, then lets them through): the screen is rebuilt far fewer
-    times than messages arrived, and then shows the last of them."""
+    back, as a stalled network would, then hands them over together): the screen is rebuilt far
+    fewer times than messages arrived, and then shows the last of them."""
     page = open_page(locale="en-GB")
-    held: list[str] = []
-    holding = [False]
-    sockets: list[WebSocketRoute] = []
-
-    def relay(socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-        server.on_message(lambda m: held.append(str(m)) if holding[0] else socket.send(m))
-        sockets.append(socket)
-
-    page.route_web_socket("**/ws", relay)
+    record(page)
     open_table(page, computers=3, level="easy")
     choose_start_row(page)
     wait_for_my_turn(page)
     click_and_wait(page, '.sq-actions [data-move="roll"]')
-    holding[0] = True
+    before = recorded(page)
+    hold_messages(page)
     page.locator('.sq-actions [data-move="end"]').click()
-    wait_until_quiet(page, held)
-    events = [m for m in map(json.loads, held) if m.get("type") == "table.event"]
+    wait_until_quiet(page)
+    held = [h["message"] for h in messages(page)[before:]]
+    events = [m for m in held if m.get("type") == "table.event"]
     assert len(events) >= 4, "her end and the next computer's turn make several entries"
     page.evaluate(COUNT_REBUILDS)
-    holding[0] = False
-    for message in held:
-        sockets[-1].send(message)
+    release_held(page)
     last = events[-1]
     screen = page.locator(".sq-screen")
     expect(screen).to_have_attribute("data-seq", str(last["seq"]))
@@ -103,14 +94,20 @@ def test_messages_that_arrive_back_to_back_are_drawn_once(open_page: PageFactory
     assert 1 <= rebuilds <= max(2, len(events) // 4), (rebuilds, len(events))
 
 
-def wait_until_quiet(page: Page, held: list[str]) -> None:
+def recorded(page: Page) -> int:
+    """How many messages of the server the page has received (held back or not)."""
+    count: int = page.evaluate("() => window.__sq.messages.length")
+    return count
+
+
+def wait_until_quiet(page: Page) -> None:
     """Let the held messages pile up until the server has said nothing for QUIET_S."""
     started = time.monotonic()
-    count, since = len(held), time.monotonic()
+    count, since = recorded(page), time.monotonic()
     while time.monotonic() - started < HOLD_AT_MOST_S:
         page.wait_for_timeout(100)
-        if len(held) != count:
-            count, since = len(held), time.monotonic()
+        if recorded(page) != count:
+            count, since = recorded(page), time.monotonic()
         elif time.monotonic() - since > QUIET_S:
             return
 

@@ -237,8 +237,8 @@ export class TableScreen {
 
   stop() {
     this.stopped = true;
-    for (const key of ["seq", "mine", "phase", "status", "turn", "you", "legal", "tab"])
-      delete this.root.dataset[key];
+    const keys = ["seq", "mine", "phase", "status", "turn", "you", "legal", "round", "lastRound"];
+    for (const key of [...keys, "tab"]) delete this.root.dataset[key];
     this.root.classList.remove("theme-lamp", "theme-linen");
     document.body.classList.remove("sq-body", "theme-lamp", "theme-linen");
     this.autoPass.hold();
@@ -515,6 +515,10 @@ export class TableScreen {
     this.root.dataset.you = String(this.seat);
     this.root.dataset.turn = view.turn ? String(view.turn.seat) : "";
     this.root.dataset.legal = String(this.legal.length);
+    // The round, and the last one as it stands (the rounds' limit, or the round a full quilt
+    // made the last).
+    this.root.dataset.round = String(view.round);
+    this.root.dataset.lastRound = String(Math.min(view.max_rounds, view.end_round ?? Infinity));
     this.root.classList.toggle("my-turn", this.myTurn);
     this.root.classList.toggle("phone", this.phone);
   }
