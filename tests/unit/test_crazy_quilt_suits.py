@@ -94,7 +94,7 @@ class Referee:
         # cards of the kept suits and the quilt after each of them left.
         self.quilts: list[tuple[Card | None, ...]] = []
         self.numbers: dict[tuple[Card | None, ...], int] = {}
-        self.playable: list[list[int]] = []
+        self.playable: dict[int, list[int]] = {}
         self.taken: dict[tuple[int, int], int] = {}
         self.start = Node(
             self.number(self.vanish(state.quilt)),
@@ -132,8 +132,17 @@ class Referee:
         if number is None:
             number = self.numbers[quilt] = len(self.quilts)
             self.quilts.append(quilt)
-            self.playable.append([c for c in self.kept_cells if self.free(quilt, c)])
         return number
+
+    def free_cells(self, quilt: int) -> list[int]:
+        """The free cards of the kept suits in quilt ``quilt`` (remembered; looked for only when
+        the quilt's moves are asked: a replay meets many quilts whose moves it never asks)."""
+        cells = self.playable.get(quilt)
+        if cells is None:
+            cells = self.playable[quilt] = [
+                c for c in self.kept_cells if self.free(self.quilts[quilt], c)
+            ]
+        return cells
 
     def take(self, quilt: int, cell: int) -> int:
         """The quilt after the card at ``cell`` left quilt ``quilt`` and the ghosts it freed
@@ -170,7 +179,7 @@ class Referee:
         if top:
             for mark, ups, downs in self.homes(top, up, down):
                 yield "w" + mark, Node(quilt, stock, waste[:-1], ups, downs, left)
-        for cell in self.playable[quilt]:
+        for cell in self.free_cells(quilt):
             card = self.codes[cell]
             rest = self.take(quilt, cell)
             for mark, ups, downs in self.homes(card, up, down):
@@ -195,9 +204,9 @@ class Referee:
         """The node after ``line``; an illegal move fails the test."""
         node = self.start
         for text in line:
-            after = dict(self.moves(node))
-            assert text in after, f"{text} is not legal in the {self.suits} game"
-            node = after[text]
+            after = next((there for move, there in self.moves(node) if move == text), None)
+            assert after is not None, f"{text} is not legal in the {self.suits} game"
+            node = after
         return node
 
     def wins(self) -> bool:
