@@ -18,7 +18,7 @@ from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, CELLS, SIZE, VARIANTS, QuiltState
 from spielcenter.games.shuffle import DealNumberError
 from spielcenter.solvers.codes import encode_card
-from spielcenter.solvers.crazy_quilt import Verdict, solve
+from spielcenter.solvers.crazy_quilt import BEAM_PARTS, BEAM_SHARE, Verdict, solve
 from spielcenter.solvers.crazy_quilt_honest import (
     HonestPlayer,
     cards_freed,
@@ -32,6 +32,7 @@ from spielcenter.solvers.crazy_quilt_last_pass import buried
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_relaxed import clearable
 from spielcenter.solvers.crazy_quilt_search import decide
+from tests.unit.crazy_quilt_runs import beams_on
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -319,23 +320,27 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_mixed_beams() ->
 
 def test_by_default_the_solver_runs_the_mixed_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it with their
-    # first wide restart (316 886 positions), within the beams' share of 360 000 positions
-    # (337 500); the widening beams, the default until 2026-12-06, do not. The line replays
-    # to a won game.
-    verdict = solve(560, "classic", node_budget=360_000)
-    assert verdict.result == "won" and verdict.nodes <= 360_000
-    assert solve(560, "classic", node_budget=360_000, beams="mixed") == verdict
+    # first wide restart (316 886 positions); the widening beams, the default until
+    # 2026-12-06, do not. With 341 334 positions the beams' share is 320 000, the budget of the
+    # beams' own test, so `solve` must win with exactly the mixed beams' line (their runs are
+    # remembered in tests/unit/crazy_quilt_runs.py, one run for both modules). The line
+    # replays to a won game.
+    verdict = solve(560, "classic", node_budget=341_334)
+    assert 341_334 * BEAM_SHARE // BEAM_PARTS == 320_000
+    assert verdict.result == "won" and verdict.nodes <= 341_334
+    assert verdict.moves == beams_on(560, "mixed", 320_000).moves
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(560, verdict.moves)) is Status.WON
-    assert solve(560, "classic", node_budget=360_000, beams="widening").result == "unknown"
+    assert beams_on(560, "widening", 320_000).result == "unknown"
 
 
 def test_the_solver_may_run_the_wide_restarts_in_place_of_its_mixed_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it (229 623
-    # positions) in the beams' share of 260 000 positions (243 750); the line replays to a won
-    # game.
+    # positions) in the beams' share of 260 000 positions (243 750), with the wide restarts'
+    # own line; the line replays to a won game.
     verdict = solve(560, "classic", node_budget=260_000, beams="wide-restarts")
     assert verdict.result == "won" and verdict.nodes <= 260_000
+    assert verdict.moves == beams_on(560, "wide-restarts", 260_000).moves
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(560, verdict.moves)) is Status.WON
 

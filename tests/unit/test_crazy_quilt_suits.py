@@ -51,6 +51,10 @@ from .test_crazy_quilt_solver import (
 PROOF_175 = "the diamonds alone cannot all be founded, even with every other card out of their way"
 """The proof of deal 175's loss, as `solve` and the command line give it."""
 
+ALL_KINGS = (KING,) * len(SUITS)
+ALL_ACES = (ACE,) * len(SUITS)
+"""The foundation tops of a won game (the left-out suits' stand there from the start)."""
+
 SUIT_SETS = ["".join(kept) for size in (1, 2, 3) for kept in combinations(SUITS, size)]
 
 
@@ -90,7 +94,7 @@ class Referee:
         # cards of the kept suits and the quilt after each of them left.
         self.quilts: list[tuple[Card | None, ...]] = []
         self.numbers: dict[tuple[Card | None, ...], int] = {}
-        self.playable: list[list[int]] = []
+        self.playable: dict[int, list[int]] = {}
         self.taken: dict[tuple[int, int], int] = {}
         self.start = Node(
             self.number(self.vanish(state.quilt)),
@@ -128,8 +132,17 @@ class Referee:
         if number is None:
             number = self.numbers[quilt] = len(self.quilts)
             self.quilts.append(quilt)
-            self.playable.append([c for c in self.kept_cells if self.free(quilt, c)])
         return number
+
+    def free_cells(self, quilt: int) -> list[int]:
+        """The free cards of the kept suits in quilt ``quilt`` (remembered; looked for only when
+        the quilt's moves are asked: a replay meets many quilts whose moves it never asks)."""
+        cells = self.playable.get(quilt)
+        if cells is None:
+            cells = self.playable[quilt] = [
+                c for c in self.kept_cells if self.free(self.quilts[quilt], c)
+            ]
+        return cells
 
     def take(self, quilt: int, cell: int) -> int:
         """The quilt after the card at ``cell`` left quilt ``quilt`` and the ghosts it freed
@@ -144,14 +157,16 @@ class Referee:
     @staticmethod
     def homes(
         card: int, up: tuple[int, ...], down: tuple[int, ...]
-    ) -> Iterator[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+    ) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
         """The foundations ``card`` (:func:`code`) follows on, with the foundation tops after it
-        went there."""
+        went there (a list, not a generator: asked four million times for deal 175)."""
         suit, rank = divmod(card, 16)
+        found = []
         if up[suit] == rank - 1:
-            yield "u", (*up[:suit], rank, *up[suit + 1 :]), down
+            found.append(("u", (*up[:suit], rank, *up[suit + 1 :]), down))
         if down[suit] == rank + 1:
-            yield "d", up, (*down[:suit], rank, *down[suit + 1 :])
+            found.append(("d", up, (*down[:suit], rank, *down[suit + 1 :])))
+        return found
 
     def moves(self, node: Node) -> Iterator[tuple[str, Node]]:
         """Every legal move of ``node`` in the engine's notation, with the node after it.
@@ -164,7 +179,7 @@ class Referee:
         if top:
             for mark, ups, downs in self.homes(top, up, down):
                 yield "w" + mark, Node(quilt, stock, waste[:-1], ups, downs, left)
-        for cell in self.playable[quilt]:
+        for cell in self.free_cells(quilt):
             card = self.codes[cell]
             rest = self.take(quilt, cell)
             for mark, ups, downs in self.homes(card, up, down):
@@ -182,15 +197,16 @@ class Referee:
 
     @staticmethod
     def won(node: Node) -> bool:
-        return all(top == KING for top in node.up) and all(top == ACE for top in node.down)
+        """Every up foundation at its king, every down foundation at its ace."""
+        return node.up == ALL_KINGS and node.down == ALL_ACES
 
     def replay(self, line: list[str]) -> Node:
         """The node after ``line``; an illegal move fails the test."""
         node = self.start
         for text in line:
-            after = dict(self.moves(node))
-            assert text in after, f"{text} is not legal in the {self.suits} game"
-            node = after[text]
+            after = next((there for move, there in self.moves(node) if move == text), None)
+            assert after is not None, f"{text} is not legal in the {self.suits} game"
+            node = after
         return node
 
     def wins(self) -> bool:
