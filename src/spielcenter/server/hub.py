@@ -195,15 +195,22 @@ class _EventForms:
     asked) with its ``changes`` when it has them; each form encoded at most once."""
 
     def __init__(self, event: dict[str, Any]) -> None:
-        self.whole = {k: v for k, v in event.items() if k != CHANGES}
-        self.changed = {k: v for k, v in event.items() if k != "view"} if CHANGES in event else None
+        self.event = event
         self.encoded: dict[bool, str] = {}
 
+    @property
+    def whole(self) -> dict[str, Any]:
+        """The event with its whole view."""
+        return {k: v for k, v in self.event.items() if k != CHANGES}
+
     def text(self, wants_changes: bool) -> str:
-        compact = wants_changes and self.changed is not None
-        if compact not in self.encoded:
-            self.encoded[compact] = encode(self.changed if compact and self.changed else self.whole)
-        return self.encoded[compact]
+        # Each form built only when a socket takes it (a patience event has one watcher).
+        compact = wants_changes and CHANGES in self.event
+        text = self.encoded.get(compact)
+        if text is None:
+            form = {k: v for k, v in self.event.items() if k != "view"} if compact else self.whole
+            text = self.encoded[compact] = encode(form)
+        return text
 
 
 def _count_down(counter: Counter[Any], key: Any) -> None:
