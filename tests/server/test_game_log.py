@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, func, select
+from sqlalchemy import DateTime, delete, func, select
+from sqlalchemy.dialects import sqlite
 
 from spielcenter.services.common import ServiceError, utcnow
 from spielcenter.services.games import GameService
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 from spielcenter.store.models import Account, GameEntry, GameRecord
+from spielcenter.store.sqlite_log import ENTRY_COLUMNS, Worker, _processors, datetime_text
 
 from .ladder import resolve
 
@@ -114,3 +118,47 @@ async def test_the_log_is_copied_into_the_database_beside_the_commits_not_inside
     stored = sqlite3.connect(copy).execute("SELECT count(*) FROM game_entries").fetchone()
     await games.close()
     assert stored == (4,)
+
+
+def test_a_time_is_stored_as_sqlalchemy_would_store_it() -> None:
+    # The log writer writes its datetimes itself (store/sqlite_log.py, datetime_text); every
+    # other reader goes through SQLAlchemy, which must find the text it would have written.
+    dialect = sqlite.dialect()
+    processors = _processors(GameEntry, ENTRY_COLUMNS, dialect)
+    assert processors[ENTRY_COLUMNS.index("created_at")] is datetime_text
+    sqlalchemy_text = DateTime(timezone=True).dialect_impl(dialect).bind_processor(dialect)
+    assert sqlalchemy_text is not None
+    moments = [
+        utcnow(),
+        datetime(2026, 12, 7, 1, 2, 3, tzinfo=UTC),  # no microseconds
+        datetime(2026, 1, 1, 23, 59, 59, 999_999),  # naive
+        datetime(987, 6, 5, 4, 3, 2, 1, tzinfo=timezone(timedelta(hours=2))),  # year < 1000
+    ]
+    for moment in moments:
+        assert datetime_text(moment) == sqlalchemy_text(moment)
+
+
+async def test_the_log_thread_goes_on_after_a_waiter_gave_up() -> None:
+    # A commit whose waiter was cancelled (its socket closed) still runs; the next one is
+    # answered as usual, and an error reaches the coroutine that waits for it.
+    worker = Worker("test-log")
+    began, go_on = threading.Event(), threading.Event()
+    ran: list[str] = []
+
+    def slow() -> None:
+        began.set()
+        go_on.wait(5)
+        ran.append("slow")
+
+    def fail() -> None:
+        raise ValueError("disk full")
+
+    waiting = asyncio.ensure_future(worker.run(slow))
+    await asyncio.to_thread(began.wait, 5)
+    waiting.cancel()
+    go_on.set()
+    await worker.run(ran.append, "next")
+    with pytest.raises(ValueError, match="disk full"):
+        await worker.run(fail)
+    worker.stop(lambda: ran.append("last"))
+    assert ran == ["slow", "next", "last"]

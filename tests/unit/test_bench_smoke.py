@@ -72,6 +72,7 @@ SMOKE: dict[str, list[list[str]]] = {
         ["--figure", "c.png", "classic=c.csv"],
     ],
     "engines.py": [["--seconds", "0.05", "--runs", "1"]],
+    "entry.py": [["--players", "3", "--rounds", "2", "--in-flight", "2"]],
     "load.py": [
         # One process on SQLite, two client processes, and the echo: the issue's configuration.
         # No warm-up: the window starts after the players' staggered first second.

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from spielcenter.games.base import get_game
-from spielcenter.services.common import compact_json
+from spielcenter.services.common import compact_json, json_items
 from spielcenter.services.games import changes_between, frozen_view, thawed_view, view_changes
 from tests.protocol import apply_changes
 
@@ -77,3 +77,10 @@ def test_a_frozen_view_thaws_into_the_same_view() -> None:
 def test_compact_json_is_what_json_dumps_writes_without_spaces_or_ascii_escapes() -> None:
     for value in (1, 2.5, None, True, "Kreuz\nBube ü", [1, "x", {"a": [None, False]}], {}, []):
         assert compact_json(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_the_items_of_a_list_are_written_as_compact_json_writes_each() -> None:
+    # json_items writes lists of strings in C (a pile, the legal moves); anything else as before.
+    values = ["7H", "Kreuz\nBube ü", ["5S", "6S"], ["x", 1], [1, "x"], 3, None, True, {"S": "A"}]
+    assert json_items(values) == [compact_json(value) for value in values]
+    assert json_items([]) == []

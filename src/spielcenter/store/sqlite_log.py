@@ -17,18 +17,29 @@ entry of that batch waited for it (commits of up to 234 ms where the rest take 0
 docs/performance.md, "The stalls at 1 000 players"). A second thread with a connection of its
 own checkpoints instead, at most once every :data:`CHECKPOINT_EVERY_S` after a commit, while the
 commits go on (in WAL mode a checkpoint does not block the writer).
+
+A batch of one entry is what a quiet server commits most (a commit takes well under a
+millisecond, so few entries wait for the next), so what a batch costs besides its rows is paid
+once per entry: the hand-off to the thread is a queue and a callback into the loop, not an
+executor's futures chained to the loop's (about a third of a one-entry batch's CPU in the
+loop), and the statements' texts are made once per batch size (docs/performance.md, "CPU per
+entry after the batches").
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from functools import lru_cache
+from queue import SimpleQueue
 from typing import Any
 
-from sqlalchemy import Dialect
+from sqlalchemy import DateTime, Dialect
 from sqlalchemy.exc import IntegrityError
 
 from .models import GameEntry, GameRecord, SeatClock, TableEntry, TableRecord
@@ -52,9 +63,9 @@ class SqliteLogAppender:
 
     def __init__(self, path: str, dialect: Dialect) -> None:
         self.path = path
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="spielcenter-log")
+        self._thread = Worker("spielcenter-log")
         self._connection: sqlite3.Connection | None = None
-        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="spielcenter-checkpoint")
+        self._checkpointer = Worker("spielcenter-checkpoint")
         self._checkpoint_connection: sqlite3.Connection | None = None
         self._checkpoint_due = 0.0
         self._checkpointing = False
@@ -65,10 +76,6 @@ class SqliteLogAppender:
         self._clock_types = _processors(SeatClock, CLOCK_COLUMNS, dialect)
         self._dialect = dialect
         self._summary_types: dict[tuple[str, ...], list[Processor]] = {}
-        self._insert = (
-            f"INSERT INTO {GameEntry.__tablename__} ({', '.join(ENTRY_COLUMNS)})"
-            f" VALUES ({', '.join('?' * len(ENTRY_COLUMNS))})"
-        )
 
     async def append(
         self,
@@ -80,19 +87,16 @@ class SqliteLogAppender:
         SQLAlchemy's :class:`IntegrityError`, as the engine would."""
         statements = self._statements(entries) if entries else []
         statements += self._table_statements(tables) if tables else []
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._write, statements)
+        await self._thread.run(self._write, statements)
         now = time.monotonic()
         if now >= self._checkpoint_due and not self._checkpointing:
             self._checkpoint_due, self._checkpointing = now + CHECKPOINT_EVERY_S, True
-            self._checkpointer.submit(self._checkpoint)
+            self._checkpointer.start(self._checkpoint)
 
     def close(self) -> None:
         """Close the connections (each in its thread) and stop the threads."""
-        self._checkpointer.submit(self._close_checkpointer).result()
-        self._checkpointer.shutdown()
-        self._thread.submit(self._close).result()
-        self._thread.shutdown()
+        self._checkpointer.stop(self._close_checkpointer)
+        self._thread.stop(self._close)
 
     def _close(self) -> None:
         if self._connection is not None:
@@ -133,22 +137,19 @@ class SqliteLogAppender:
         switch interval each time: with ``executemany`` (a step per row) a batch of hundreds of
         entries held every socket for hundreds of milliseconds (docs/performance.md).
         """
-        columns = list(entries[0][1])
-        types = self._summary_types.get(tuple(columns))
+        columns = tuple(entries[0][1])
+        types = self._summary_types.get(columns)
         if types is None:
             types = _processors(GameRecord, columns, self._dialect)
-            self._summary_types[tuple(columns)] = types
+            self._summary_types[columns] = types
         statements: list[Statement] = []
         for start in range(0, len(entries), ROWS_PER_STATEMENT):
             chunk = entries[start : start + ROWS_PER_STATEMENT]
-            rows = [_bound(entry, self._entry_types) for entry, _ in chunk]
-            row = "(" + ", ".join("?" * len(ENTRY_COLUMNS)) + ")"
+            values: list[Any] = []
+            for entry, _ in chunk:
+                values += _bound(entry, self._entry_types)
             statements.append(
-                (
-                    f"INSERT INTO {GameEntry.__tablename__} ({', '.join(ENTRY_COLUMNS)})"
-                    f" VALUES {', '.join([row] * len(rows))}",
-                    [value for bound in rows for value in bound],
-                )
+                (_insert_sql(GameEntry.__tablename__, ENTRY_COLUMNS, len(chunk)), values)
             )
             summaries = {
                 entry.game_id: _bound([summary[c] for c in columns], types)
@@ -163,30 +164,25 @@ class SqliteLogAppender:
         statements: list[Statement] = []
         for start in range(0, len(tables), ROWS_PER_STATEMENT):
             chunk = tables[start : start + ROWS_PER_STATEMENT]
-            rows = [
-                _bound([getattr(e, c) for c in TABLE_ENTRY_COLUMNS], self._table_entry_types)
-                for e in chunk
-            ]
-            row = "(" + ", ".join("?" * len(TABLE_ENTRY_COLUMNS)) + ")"
-            statements.append(
-                (
-                    f"INSERT INTO {TableEntry.__tablename__} ({', '.join(TABLE_ENTRY_COLUMNS)})"
-                    f" VALUES {', '.join([row] * len(rows))}",
-                    [value for bound in rows for value in bound],
+            values: list[Any] = []
+            for e in chunk:
+                values += _bound(
+                    [getattr(e, c) for c in TABLE_ENTRY_COLUMNS], self._table_entry_types
                 )
-            )
+            sql = _insert_sql(TableEntry.__tablename__, TABLE_ENTRY_COLUMNS, len(chunk))
+            statements.append((sql, values))
             # A table's decisions are in a batch once (its actor waits for each commit).
             last = {e.table_id: (e.seq,) for e in chunk}
             statements.append(_update(["last_seq"], last, TableRecord.__tablename__))
         assignments = ", ".join(f"{c} = ?" for c in CLOCK_COLUMNS)
         for entry in tables:
             for clock in entry.clocks:
-                values = _bound([getattr(clock, c) for c in CLOCK_COLUMNS], self._clock_types)
+                bound = _bound([getattr(clock, c) for c in CLOCK_COLUMNS], self._clock_types)
                 statements.append(
                     (
                         f"UPDATE {SeatClock.__tablename__} SET {assignments}"
                         " WHERE table_id = ? AND seat = ?",
-                        [*values, clock.table_id, clock.seat],
+                        [*bound, clock.table_id, clock.seat],
                     )
                 )
         return statements
@@ -223,21 +219,34 @@ ROWS_PER_STATEMENT = 200
 
 
 def _update(
-    columns: list[str],
+    columns: Sequence[str],
     summaries: dict[str, tuple[Any, ...]],
     table: str = GameRecord.__tablename__,
 ) -> Statement:
     """One ``UPDATE`` of the games (or tables) of a batch, each column a ``CASE`` over their
     ids (a game is in a batch once: its lock is held until its entry is committed), found by
     the key."""
-    cases, parameters = [], []
-    for k, column in enumerate(columns):
-        cases.append(f"{column} = CASE id" + " WHEN ? THEN ?" * len(summaries) + " END")
+    parameters: list[Any] = []
+    for k in range(len(columns)):
         for game_id, values in summaries.items():
-            parameters += [game_id, values[k]]
-    ids = ", ".join("?" * len(summaries))
-    sql = f"UPDATE {table} SET {', '.join(cases)} WHERE id IN ({ids})"
-    return sql, [*parameters, *summaries]
+            parameters += (game_id, values[k])
+    parameters += summaries
+    return _update_sql(table, tuple(columns), len(summaries)), parameters
+
+
+@lru_cache(maxsize=4 * ROWS_PER_STATEMENT)
+def _insert_sql(table: str, columns: tuple[str, ...], rows: int) -> str:
+    """The text of a multi-row ``INSERT`` (made once per table and batch size)."""
+    row = "(" + ", ".join("?" * len(columns)) + ")"
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([row] * rows)}"
+
+
+@lru_cache(maxsize=4 * ROWS_PER_STATEMENT)
+def _update_sql(table: str, columns: tuple[str, ...], rows: int) -> str:
+    """The text of :func:`_update`'s statement (made once per table, columns and batch size)."""
+    cases = [f"{column} = CASE id" + " WHEN ? THEN ?" * rows + " END" for column in columns]
+    ids = ", ".join("?" * rows)
+    return f"UPDATE {table} SET {', '.join(cases)} WHERE id IN ({ids})"
 
 
 Processor = Callable[[Any], Any] | None
@@ -245,13 +254,104 @@ Processor = Callable[[Any], Any] | None
 
 def _processors(model: Any, columns: Sequence[str], dialect: Dialect) -> list[Processor]:
     """Each column's SQLAlchemy bind processor for SQLite (a datetime's stored text), or
-    ``None`` where the value is stored as it is."""
+    ``None`` where the value is stored as it is. A datetime column's is :func:`datetime_text`,
+    which writes the same text in C (SQLAlchemy's formats a dict of the fields in Python, twice
+    per entry)."""
     table = model.__table__
-    return [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns]
+    processors: list[Processor] = []
+    for name in columns:
+        kind = table.c[name].type
+        processor = kind.dialect_impl(dialect).bind_processor(dialect)
+        same_text = isinstance(kind, DateTime) and processor is not None
+        processors.append(datetime_text if same_text else processor)
+    return processors
+
+
+def datetime_text(value: datetime) -> str:
+    """A datetime as SQLAlchemy's SQLite ``DATETIME`` stores it: ``YYYY-MM-DD HH:MM:SS.ffffff``,
+    the wall time without its zone (tests/server/test_game_log.py compares the two)."""
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _bound(values: Sequence[Any], processors: list[Processor]) -> tuple[Any, ...]:
     return tuple(
-        value if process is None or value is None else process(value)
-        for value, process in zip(values, processors, strict=True)
+        [
+            value if process is None or value is None else process(value)
+            for value, process in zip(values, processors, strict=True)
+        ]
     )
+
+
+class Worker:
+    """A thread of its own that runs calls one after another: the loop hands it a call through
+    a queue and hears back through one callback (``call_soon_threadsafe``), where an executor
+    chains a future of its own to one of the loop's with half a dozen calls each way. Started
+    by its first call."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._calls: SimpleQueue[_Call | None] = SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def run(self, call: Callable[..., None], *args: Any) -> asyncio.Future[None]:
+        """Run ``call(*args)`` in the thread; the future is done when it returned (or raised)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def settle(error: BaseException | None) -> None:
+            loop.call_soon_threadsafe(_settle, done, error)
+
+        self._put((call, args, settle))
+        return done
+
+    def start(self, call: Callable[[], None]) -> None:
+        """Run ``call()`` in the thread and wait for nothing (its errors are its own)."""
+        self._put((call, (), None))
+
+    def stop(self, last: Callable[[], None]) -> None:
+        """Run ``last()`` in the thread after every call before it, and end the thread."""
+        if self._thread is None:
+            return
+        finished: concurrent.futures.Future[None] = concurrent.futures.Future()
+
+        def settle(error: BaseException | None) -> None:
+            if error is None:
+                finished.set_result(None)
+            else:
+                finished.set_exception(error)
+
+        self._calls.put((last, (), settle))
+        self._calls.put(None)
+        self._thread.join()
+        self._thread = None
+        finished.result()
+
+    def _put(self, item: _Call) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
+            self._thread.start()
+        self._calls.put(item)
+
+    def _serve(self) -> None:
+        while (item := self._calls.get()) is not None:
+            call, args, settle = item
+            try:
+                call(*args)
+            except BaseException as exc:  # handed to the waiting coroutine, raised there
+                if settle is not None:
+                    settle(exc)
+                continue
+            if settle is not None:
+                settle(None)
+
+
+_Call = tuple[Callable[..., None], tuple[Any, ...], Callable[[BaseException | None], None] | None]
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():  # its waiter was cancelled: the call ran all the same
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
