@@ -653,6 +653,38 @@ def test_on_a_phone_tapping_her_block_opens_the_sewing_view(
     expect(sewing).to_have_count(0)
 
 
+A_QUICK_TAP_ON_A_BUSY_PAGE = """(selector) => new Promise((resolve) => {
+  // Where a finger on the middle of the block lands (the events bubble up from there).
+  const box = document.querySelector(selector).getBoundingClientRect();
+  const cell = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  const touch = { pointerType: 'touch', isPrimary: true, bubbles: true };
+  cell.dispatchEvent(new PointerEvent('pointerdown', touch));
+  const lifted = new PointerEvent('pointerup', touch);  // her finger is up at once (its time)
+  const busyUntil = performance.now() + 700;  // but the page is busy for 0.7 s: the long-press
+  while (performance.now() < busyUntil);  // timer, due by now, runs before the lifting is heard
+  setTimeout(() => {  // (50 ms: after the overdue timer, whatever order the browser keeps)
+    cell.dispatchEvent(lifted);
+    cell.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    resolve();
+  }, 50);
+})"""
+
+
+def test_on_a_busy_phone_a_quick_tap_on_her_block_stays_a_tap(open_page: PageFactory) -> None:
+    """A long-press (0.45 s held) opens a block's info; a tap on her own block opens the sewing
+    view. When the page is busy as her finger lifts, the long-press timer can run before the
+    lifting is handled: the events' own times still say it was a tap, so the sewing view opens
+    and no block info stays over it."""
+    page = open_page(viewport=PHONE, locale="en-GB")
+    open_table(page, computers=1)
+    choose_start_row(page)
+    wait_for_my_turn(page)
+    roll(page)
+    page.evaluate(A_QUICK_TAP_ON_A_BUSY_PAGE, ".sq-own .quilt-cell:not(.finished)")
+    expect(page.locator(".sq-sewing")).to_be_visible()
+    expect(page.locator(".sq-info")).to_be_hidden()
+
+
 LIT_UNDER_DOCK_JS = """() => {
   const edge = document.querySelector('.sq-overlay.docked > section').getBoundingClientRect().top;
   return [...document.querySelectorAll('.sq-own .patch.target')]

@@ -417,9 +417,11 @@ export class BlockInfo {
     this.pointAt(el, id, context);
     let timer = null;
     let longPressed = false;
+    let downAt = 0;
     el.addEventListener("pointerdown", (event) => {
       if (event.pointerType === "mouse") return;
       longPressed = false;
+      downAt = event.timeStamp;
       timer = setTimeout(() => {
         // A redraw in between (the table moves on) replaces the element: no long press then.
         if (!el.isConnected) return;
@@ -427,8 +429,17 @@ export class BlockInfo {
         this.show(el, id, context(), true);
       }, LONG_PRESS_MS);
     });
-    for (const type of ["pointerup", "pointercancel", "pointerleave"])
+    for (const type of ["pointercancel", "pointerleave"])
       el.addEventListener(type, () => clearTimeout(timer));
+    el.addEventListener("pointerup", (event) => {
+      clearTimeout(timer);
+      // A busy page can run the long-press timer before the finger's lifting is handled: the
+      // events' own times say whether she held the block, so a quick tap stays a tap.
+      if (longPressed && event.timeStamp - downAt < LONG_PRESS_MS) {
+        longPressed = false;
+        this.close();
+      }
+    });
     el.addEventListener("contextmenu", (event) => event.preventDefault());
     el.addEventListener("click", (event) => {
       if (longPressed) {
