@@ -32,7 +32,7 @@ import httpx
 from starlette.websockets import WebSocketState
 from tqdm import tqdm
 
-from spielcenter.games.base import get_game
+from server import deals  # bench/server.py: the same first Cruel deals with a move
 from spielcenter.server import websocket
 from spielcenter.server.app import create_app
 from spielcenter.server.deps import Platform
@@ -74,22 +74,12 @@ class Player:
         return {"type": "websocket.receive", "text": frame}
 
 
-def cruel_deals(count: int) -> list[int]:
-    """The first ``count`` Cruel deals that have a legal move at the start."""
-    cruel, found, deal = get_game("cruel"), [], 0
-    while len(found) < count:
-        deal += 1
-        if cruel.legal_moves(cruel.start(deal)):
-            found.append(deal)
-    return found
-
-
 async def new_players(app: Any, platform: Platform, count: int) -> list[Player]:
     """Guests with a game each, their sockets added to the hub and their games opened."""
     players = []
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-        for deal in tqdm(cruel_deals(count), desc="players", leave=False):
+        for deal in tqdm(deals(count), desc="players", leave=False):
             client.cookies.clear()
             me = await client.get("/api/me")
             cookie = {"spielcenter_session": me.cookies["spielcenter_session"]}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,8 +23,13 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from spielcenter.server.app import create_app
+from spielcenter.server.tables import speedquilt_engine
+from spielcenter.services.common import utcnow
+from spielcenter.services.games import GameService
+from spielcenter.services.tables import TableService
 from spielcenter.settings import Settings
-from spielcenter.store.db import make_engine
+from spielcenter.store.db import make_engine, make_sessionmaker, migrate
+from spielcenter.store.models import Account
 
 from ..backends import SQLITE_FILE, run_async
 from .ladder import resolve
@@ -93,6 +98,22 @@ def database_rows(settings: Settings, statement: str) -> list[tuple[Any, ...]]:
 
     rows: list[tuple[Any, ...]] = run_async(read())
     return rows
+
+
+@pytest.fixture
+async def services(settings: Settings) -> AsyncIterator[tuple[GameService, TableService]]:
+    """The patience and table services on the test's own migrated database, without an app,
+    and one account (Anna's): for tests of what the services do between them."""
+    engine = make_engine(settings.database_url)
+    await migrate(engine)
+    sessionmaker = make_sessionmaker(engine)
+    games = GameService(sessionmaker, resolve, utcnow)
+    tables = TableService(sessionmaker, speedquilt_engine, utcnow, games.writer)
+    async with sessionmaker.begin() as db:
+        db.add(Account(id="anna", settings={}, created_at=utcnow()))
+    yield games, tables
+    await games.close()
+    await engine.dispose()
 
 
 @pytest.fixture

@@ -12,15 +12,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from spielcenter.server.tables import speedquilt_engine
-from spielcenter.services.common import utcnow
 from spielcenter.services.games import GameService
 from spielcenter.services.tables import TableService
-from spielcenter.settings import Settings
-from spielcenter.store.db import make_engine, make_sessionmaker, migrate
-from spielcenter.store.models import Account, GameEntry, TableEntry, TableRecord
-
-from .ladder import resolve
+from spielcenter.store.models import GameEntry, TableEntry, TableRecord
 
 
 @dataclass
@@ -33,22 +27,14 @@ class World:
 
 
 @pytest.fixture
-async def world(settings: Settings) -> AsyncIterator[World]:
-    engine = make_engine(settings.database_url)
-    await migrate(engine)
-    sessionmaker = make_sessionmaker(engine)
-    games = GameService(sessionmaker, resolve, utcnow)
-    tables = TableService(sessionmaker, speedquilt_engine, utcnow, games.writer)
-    async with sessionmaker.begin() as db:
-        db.add(Account(id="anna", settings={}, created_at=utcnow()))
+async def world(services: tuple[GameService, TableService]) -> AsyncIterator[World]:
+    games, tables = services
     game_id = (await games.create("anna", "ladder", deal=1))["id"]
     await games.move("anna", game_id, "d")  # the game is live: its next move waits for nothing
     table = await tables.create("anna", players=2, bots=["easy"])
     stages: list[tuple[str, float]] = []
     games.time_stages(lambda stage, value: stages.append((stage, value)))
     yield World(games, tables, game_id, table.record.id, stages)
-    await games.close()
-    await engine.dispose()
 
 
 async def stored(world: World) -> tuple[int, int, int]:

@@ -20,16 +20,10 @@ from spielcenter.games.base import JSON, Seat
 from spielcenter.games.speedquilt.rules import Speedquilt
 from spielcenter.server.hub import Hub
 from spielcenter.server.tables import MoveCommand, TableActor, speedquilt_engine
-from spielcenter.services.common import utcnow
 from spielcenter.services.games import GameService
 from spielcenter.services.sessions import Login
 from spielcenter.services.table_play import TableServices
 from spielcenter.services.tables import TableService
-from spielcenter.settings import Settings
-from spielcenter.store.db import make_engine, make_sessionmaker, migrate
-from spielcenter.store.models import Account
-
-from .ladder import resolve
 
 PERSON, COMPUTER = 0, 1
 
@@ -76,16 +70,10 @@ ActorFor = Callable[[float, Thinking], Awaitable[TableActor]]
 
 
 @pytest.fixture
-async def actor_for(settings: Settings) -> AsyncIterator[ActorFor]:
+async def actor_for(services: tuple[GameService, TableService]) -> AsyncIterator[ActorFor]:
     """A table of Anna and one easy computer at normal tempo, its actor pausing ``pause``
     seconds before each computer move and thinking with ``thinking`` (not started)."""
-    engine = make_engine(settings.database_url)
-    await migrate(engine)
-    sessionmaker = make_sessionmaker(engine)
-    games = GameService(sessionmaker, resolve, utcnow)
-    tables = TableService(sessionmaker, speedquilt_engine, utcnow, games.writer)
-    async with sessionmaker.begin() as db:
-        db.add(Account(id="anna", settings={}, created_at=utcnow()))
+    _, tables = services
     actors: list[TableActor] = []
 
     async def actor(pause: float, thinking: Thinking) -> TableActor:
@@ -98,8 +86,6 @@ async def actor_for(settings: Settings) -> AsyncIterator[ActorFor]:
     yield actor
     for made in actors:
         await made.stop()
-    await games.close()
-    await engine.dispose()
 
 
 async def test_the_computer_thinks_in_its_pause_and_her_move_meanwhile_is_taken_at_once(
