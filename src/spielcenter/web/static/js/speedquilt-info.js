@@ -460,6 +460,8 @@ export class BlockInfo {
     const pinned = id === pinnedId;
     requestAnimationFrame(() => {
       if (!el.isConnected) return;
+      // Closed since the drawing (a tap elsewhere, Escape): it stays closed.
+      if (id !== (pinned ? pinnedId : hoveredId)) return;
       // A pointer's info only while the pointer is still on the block.
       const onIt = within(el.getBoundingClientRect(), pointer.x, pointer.y);
       if (pinned || onIt) this.show(el, id, context(), pinned);
