@@ -89,7 +89,9 @@ document.addEventListener(
 );
 document.addEventListener("click", (event) => {
   const box = document.querySelector(".sq-info.pinned");
-  if (!box || box.contains(event.target)) return;
+  if (box?.contains(event.target)) return;
+  // Without a box too: a pinned info the table has just drawn anew waits, hidden, for the next
+  // frame to open again (BlockInfo.reopen), and a tap elsewhere before that frame closes it.
   closeAll();
   pinnedId = null;
 });
