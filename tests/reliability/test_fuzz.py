@@ -5,23 +5,39 @@ replay of its stored log (a restarted server shows the same), and a table's log 
 same table.
 
 The server of one test takes every example in turn, so damage would accumulate; hypothesis's
-warning about function-scoped fixtures is about exactly that and is silenced on purpose.
+warning about function-scoped fixtures is about exactly that and is silenced on purpose. The two
+fuzzers with the costliest examples draw each example once and send it to a server on each test
+database (SQLite and PostgreSQL) in turn, instead of drawing them all again for each database.
 """
 
 from __future__ import annotations
 
 import json
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 
-from ..server.conftest import csrf, me, new_game
+from ..server.conftest import (
+    DATABASES,
+    FakeClock,
+    app_maker,
+    clients_of,
+    csrf,
+    fresh_database,
+    me,
+    new_game,
+    settings_on,
+)
 from ..server.tables_helpers import new_table
 
 SHARED_SERVER = settings(
@@ -110,16 +126,21 @@ def answer_to(ws: WebSocketTestSession, sent: str | bytes) -> dict[str, Any]:
             return message
 
 
-def answers_to(ws: WebSocketTestSession, kind: str, payload: Any, marker: int) -> list[Any]:
-    """Send one frame; every message that arrives before the answer to a ping sent after it.
+def answers_to(ws: WebSocketTestSession, batch: list[tuple[str, Any]], marker: int) -> list[Any]:
+    """Send the frames one after another; every message that arrives before the answer to a
+    ping sent after them.
 
     Some right messages have no answer (``open`` at the current seq), and a frame that is not
-    JSON cannot carry an ``id``: the ping marks where the frame's answers end.
+    JSON cannot carry an ``id``: the ping marks where the frames' answers end. The server reads
+    a socket's frames one at a time and answers each before it reads the next
+    (server/websocket.py), so nothing the frames caused comes after the ping's answer; they are
+    not sent one round trip at a time, which was most of the test's time.
     """
-    if kind == "bytes":
-        ws.send_bytes(payload)
-    else:
-        ws.send_text(payload)
+    for kind, payload in batch:
+        if kind == "bytes":
+            ws.send_bytes(payload)
+        else:
+            ws.send_text(payload)
     ws.send_json({"type": "ping", "id": f"mark-{marker}"})
     received: list[Any] = []
     while (message := ws.receive_json()) != {"type": "pong", "ref": f"mark-{marker}"}:
@@ -130,38 +151,87 @@ def answers_to(ws: WebSocketTestSession, kind: str, payload: Any, marker: int) -
 OK_REPLIES = {"pong", "state", "event", "hint", "table.state", "table.event", "table.chat"}
 
 
+# -- one server on each database -----------------------------------------------------------------
+
+GAME_ID = "<the game's id>"
+TABLE_ID = "<the table's id>"
+"""Stand in for the ids of each server's own game and table in the examples (drawn once for all
+servers): `Server.own` puts that server's ids in their place before sending."""
+
+
+@dataclass
+class Server:
+    """A server on one test database (tests/server/conftest.py), with the game and table the
+    fuzzer aims at, and what it answered."""
+
+    database: str
+    make_app: Callable[..., FastAPI]
+    make_client: Callable[..., TestClient]
+    game: dict[str, Any] = field(default_factory=dict)
+    table: dict[str, Any] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=lambda: {"sent": 0, "errors": 0})
+
+    def own(self, text: str) -> str:
+        """An example's text with this server's ids for the stand-ins."""
+        return text.replace(GAME_ID, self.game["id"]).replace(TABLE_ID, self.table["id"])
+
+
+@pytest.fixture
+def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Server]]:
+    """A server of its own on each test database (``SPIELCENTER_TEST_DATABASES``), as the
+    ``make_app`` and ``make_client`` fixtures make them."""
+    with ExitStack() as stack:
+        made = []
+        for database in DATABASES:
+            folder = tmp_path / database
+            folder.mkdir()
+            config = settings_on(folder, fresh_database(request, database, folder))
+            make_app = app_maker(config, FakeClock())
+            made.append(Server(database, make_app, stack.enter_context(clients_of(make_app))))
+        yield made
+
+
 # -- the WebSocket -----------------------------------------------------------------------------
 
 
 def test_every_bad_websocket_message_gets_an_error_and_the_server_holds(
-    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI]
+    servers: list[Server],
 ) -> None:
-    client = make_client(make_app(SOCKET_MESSAGE_LIMIT=LOTS))
-    me(client)
-    game = new_game(client, game="cruel", deal=11)
-    table = new_table(client, players=2, bots=["easy"], tempo="fast")
-    before = client.get(f"/api/games/{game['id']}").json()
-    counts = {"sent": 0, "errors": 0}
+    clients = []
+    for server in servers:
+        client = server.make_client(server.make_app(SOCKET_MESSAGE_LIMIT=LOTS))
+        me(client)
+        server.game = new_game(client, game="cruel", deal=11)
+        server.table = new_table(client, players=2, bots=["easy"], tempo="fast")
+        before = client.get(f"/api/games/{server.game['id']}").json()
+        clients.append((server, client, before))
 
-    with client.websocket_connect("/ws") as ws:
+    with ExitStack() as sockets:
+        opened = [(s, sockets.enter_context(c.websocket_connect("/ws"))) for s, c, _ in clients]
 
         @SHARED_SERVER
-        @given(st.lists(frames(game["id"], table["id"]), min_size=20, max_size=30))
+        @given(st.lists(frames(GAME_ID, TABLE_ID), min_size=20, max_size=30))
         def fuzz(batch: list[tuple[str, Any]]) -> None:
-            for kind, payload in batch:
-                counts["sent"] += 1
-                for reply in answers_to(ws, kind, payload, counts["sent"]):
-                    assert reply["type"] in OK_REPLIES | {"error"}, reply
+            for server, ws in opened:
+                counts = server.counts
+                sent = [(kind, server.own(p) if kind == "text" else p) for kind, p in batch]
+                counts["sent"] += len(sent)
+                for reply in answers_to(ws, sent, counts["sent"]):
+                    assert reply["type"] in OK_REPLIES | {"error"}, (server.database, reply)
                     if reply["type"] == "error":
                         counts["errors"] += 1
-                        assert reply["code"] != "server_error", (payload, reply)
+                        assert reply["code"] != "server_error", (server.database, reply, sent)
 
         fuzz()
-        assert_still_answers(ws)
+        for _, ws in opened:
+            assert_still_answers(ws)
 
-    assert counts["sent"] >= 1000 and counts["errors"] >= counts["sent"] // 2
-    assert_game_replays(make_client, client, game["id"], before)
-    assert_table_replays(make_client, client, table["id"])
+    for server, client, before in clients:
+        counts = server.counts
+        assert counts["sent"] >= 1000, (server.database, counts)
+        assert counts["errors"] >= counts["sent"] // 2, (server.database, counts)
+        assert_game_replays(server.make_client, client, server.game["id"], before)
+        assert_table_replays(server.make_client, client, server.table["id"])
 
 
 def assert_still_answers(ws: WebSocketTestSession) -> None:
@@ -293,38 +363,46 @@ def http_requests(draw: st.DrawFn, routes: list[tuple[str, str]], ids: list[str]
 
 
 def test_every_bad_http_request_gets_a_4xx_and_changes_nothing_of_others(
-    make_client: Callable[..., TestClient],
+    servers: list[Server],
 ) -> None:
-    owner = make_client()
-    me(owner)
-    game = new_game(owner, game="cruel", deal=31)
-    table = new_table(owner, players=2, bots=["easy"], tempo="slow")
-    before = owner.get(f"/api/games/{game['id']}").json()
-    attacker = make_client(owner.app)
-    token = csrf(attacker)
-    routes = _routes(owner.app)  # type: ignore[arg-type]
+    sides = []
+    for server in servers:
+        owner = server.make_client()
+        me(owner)
+        server.game = new_game(owner, game="cruel", deal=31)
+        server.table = new_table(owner, players=2, bots=["easy"], tempo="slow")
+        before = owner.get(f"/api/games/{server.game['id']}").json()
+        attacker = server.make_client(owner.app)
+        sides.append((server, owner, before, attacker, csrf(attacker), []))
+    routes = _routes(sides[0][1].app)  # type: ignore[arg-type]
     assert len(routes) >= 20
-    statuses: list[int] = []
 
     @settings(SHARED_SERVER, max_examples=25)
-    @given(st.lists(http_requests(routes, [game["id"], table["id"]]), min_size=14, max_size=20))
+    @given(st.lists(http_requests(routes, [GAME_ID, TABLE_ID]), min_size=14, max_size=20))
     def fuzz(batch: list[Any]) -> None:
-        for method, path, query, body, with_token in batch:
-            headers = {"content-type": "application/json"}
-            if with_token:
-                headers.update(token)
-            response = attacker.request(method, path, params=query, content=body, headers=headers)
-            statuses.append(response.status_code)
-            if response.status_code == 401 or "/account/" in path:
-                token.update(csrf(attacker))  # the fuzzer logged itself out, or in elsewhere
-            assert response.status_code < 500, (method, path, body[:80], response.text)
-            if response.status_code >= 400:
-                assert set(response.json()) == {"error"}, response.text
+        for server, _, _, attacker, token, statuses in sides:
+            for method, drawn, query, body, with_token in batch:
+                path = server.own(drawn)
+                headers = {"content-type": "application/json"}
+                if with_token:
+                    headers.update(token)
+                response = attacker.request(
+                    method, path, params=query, content=body, headers=headers
+                )
+                statuses.append(response.status_code)
+                if response.status_code == 401 or "/account/" in path:
+                    token.update(csrf(attacker))  # the fuzzer logged itself out, or in elsewhere
+                where = (server.database, method, path, body[:80], response.text)
+                assert response.status_code < 500, where
+                if response.status_code >= 400:
+                    assert set(response.json()) == {"error"}, where
 
     fuzz()
-    assert len(statuses) >= 350 and sum(s >= 400 for s in statuses) >= 120
-    assert owner.get("/health").status_code == 200
-    after = owner.get(f"/api/games/{game['id']}").json()
-    assert after == before
-    assert owner.get(f"/api/tables/{table['id']}").json()["seats"] == table["seats"]
-    assert_game_replays(make_client, owner, game["id"], before)
+    for server, owner, before, _, _, statuses in sides:
+        assert len(statuses) >= 350 and sum(s >= 400 for s in statuses) >= 120, server.database
+        assert owner.get("/health").status_code == 200
+        after = owner.get(f"/api/games/{server.game['id']}").json()
+        assert after == before
+        seats = owner.get(f"/api/tables/{server.table['id']}").json()["seats"]
+        assert seats == server.table["seats"]
+        assert_game_replays(server.make_client, owner, server.game["id"], before)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -59,28 +60,38 @@ def clock() -> FakeClock:
 DATABASES = os.environ.get("SPIELCENTER_TEST_DATABASES", "sqlite,postgresql").split(",")
 
 
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
-    """The test's own database, already migrated: ``None`` is the default SQLite file in
-    ``DATA_DIR`` (``tmp_path``), a copy of the migrated template."""
-    if request.param == "sqlite":
-        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / SQLITE_FILE)
+def fresh_database(request: pytest.FixtureRequest, kind: str, folder: Path) -> str | None:
+    """A migrated database of ``kind`` ("sqlite" or "postgresql") of its own: ``None`` is the
+    default SQLite file in ``DATA_DIR`` (``folder``), a copy of the migrated template."""
+    if kind == "sqlite":
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), folder / SQLITE_FILE)
         return None
     url: str = request.getfixturevalue("postgres").new_database()
     return url
 
 
-@pytest.fixture
-def settings(tmp_path: Path, database_url: str | None) -> Settings:
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+    """The test's own database, already migrated (see `fresh_database`)."""
+    return fresh_database(request, request.param, tmp_path)
+
+
+def settings_on(folder: Path, database_url: str | None) -> Settings:
+    """A test server's settings on ``database_url``, its files in ``folder``."""
     # A test claims the names of all its players from one address within a second; the limit
     # itself is tested with its default in tests/security/test_doors.py.
     return Settings(
         ENV="development",
-        DATA_DIR=tmp_path,
+        DATA_DIR=folder,
         DATABASE_URL=database_url,
         SECRET_KEY="test",
         CLAIM_LIMIT="1000/minute",
     )
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str | None) -> Settings:
+    return settings_on(tmp_path, database_url)
 
 
 def database_rows(settings: Settings, statement: str) -> list[tuple[Any, ...]]:
@@ -122,6 +133,11 @@ def make_app(settings: Settings, clock: FakeClock) -> Callable[..., FastAPI]:
 
     Keyword arguments change settings, e.g. ``make_app(SOCKET_MESSAGE_LIMIT="5/minute")``.
     """
+    return app_maker(settings, clock)
+
+
+def app_maker(settings: Settings, clock: FakeClock) -> Callable[..., FastAPI]:
+    """What the ``make_app`` fixture gives, for ``settings``."""
 
     def new_app(**changes: Any) -> FastAPI:
         changed = settings.model_copy(update=changes)
@@ -138,6 +154,14 @@ def make_client(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., Test
     The clients of one app share its event loop and its one start (lifespan), like the devices
     of one real server; asyncpg's pooled connections only work on the loop that opened them.
     """
+    with clients_of(make_app) as open_client:
+        yield open_client
+
+
+@contextmanager
+def clients_of(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., TestClient]]:
+    """What the ``make_client`` fixture gives, for the apps of ``make_app``; they stop at the
+    end of the ``with``."""
     opened: list[TestClient] = []
     running: dict[int, TestClient] = {}
 
@@ -152,9 +176,11 @@ def make_client(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., Test
         running[id(client.app)] = client
         return client
 
-    yield open_client
-    for client in reversed(opened):
-        client.__exit__(None, None, None)
+    try:
+        yield open_client
+    finally:
+        for client in reversed(opened):
+            client.__exit__(None, None, None)
 
 
 @pytest.fixture
