@@ -103,6 +103,10 @@ class _Expectimax:
         self._rolled: dict[tuple[int, Dice], int] = {}
         self._partial: dict[tuple[int, Dice], int] = {}
         self._keeps: dict[Dice, frozenset[Dice]] = {}
+        # Whether a position sews the block does not depend on the roll: asked once per position.
+        self._sewable: dict[Dice, bool] = {}
+        # can_complete's own cache hashes the whole block at every call: this one knows it.
+        self._completable: dict[Filled, bool] = {}
 
     def chance(self) -> Fraction:
         return Fraction(self.before_roll(1, (REROLLED,) * len(COLOURS)), self.scale)
@@ -158,10 +162,17 @@ class _Expectimax:
 
     def sewable(self, key: Dice) -> bool:
         """Whether these five dice fill every empty patch at once."""
-        dice = [REROLLED] * len(COLOURS)
-        for position, value in zip(self.named + self.free, key, strict=True):
-            dice[position] = value
-        return self._search(list(self.filled), 0, frozenset(), tuple(dice))
+        if key not in self._sewable:
+            dice = [REROLLED] * len(COLOURS)
+            for position, value in zip(self.named + self.free, key, strict=True):
+                dice[position] = value
+            self._sewable[key] = self._search(list(self.filled), 0, frozenset(), tuple(dice))
+        return self._sewable[key]
+
+    def _completes(self, values: Filled) -> bool:
+        if values not in self._completable:
+            self._completable[values] = can_complete(self.block, values)
+        return self._completable[values]
 
     def _search(self, values: list[int | None], k: int, used: frozenset[int], dice: Dice) -> bool:
         if k == len(self.empty):
@@ -172,7 +183,7 @@ class _Expectimax:
             if d in used or not patch.accepts(value, COLOURS[d]):
                 continue
             values[patch_index] = value
-            fits = can_complete(self.block, tuple(values))
+            fits = self._completes(tuple(values))
             if fits and self._search(values, k + 1, used | {d}, dice):
                 values[patch_index] = None
                 return True
