@@ -1,18 +1,22 @@
 """CPU and instructions per patience entry of the socket's answer path, in one process.
 
     uv run python bench/entry.py [--players 1000] [--rounds 6] [--in-flight 2]
+    uv run python bench/entry.py --database postgresql      # a private, durable PostgreSQL
+    uv run python bench/entry.py --database postgresql --database-url URL   # a running one
     uv run valgrind --tool=callgrind --instr-atstart=no python bench/entry.py \\
         --players 100 --rounds 4 --in-flight 1 --callgrind     # instructions, from the window
 
 Everything an entry costs the server but uvicorn's and websockets' part: the app's lifespan on a
-fresh SQLite folder, ``--players`` guests with a Cruel game each (through the HTTP API, as
-``bench/server.py`` makes them), and each player's message (a legal move, then its undo) given to
-the socket's answer (``server/websocket.py``) with a socket that keeps what it is sent: the rate
-limit, the parse and validation, the engine, the group commit and its log thread, the view, its
-changes, the encoding. ``--in-flight`` entries at a time (1: every batch of the group commit
-holds one entry, as on a quiet server). Prints the process's CPU per entry (every thread) over
-the measured rounds; with ``--callgrind`` (under valgrind) it turns callgrind's counting on for
-those rounds only, whose instruction count moves far less with a busy host than CPU time does
+fresh SQLite folder (or a fresh database of a private PostgreSQL, run as an operator runs it:
+``--database postgresql``; the PostgreSQL server's own CPU is not counted), ``--players`` guests
+with a Cruel game each (through the HTTP API, as ``bench/server.py`` makes them), and each
+player's message (a legal move, then its undo) given to the socket's answer
+(``server/websocket.py``) with a socket that keeps what it is sent: the rate limit, the parse
+and validation, the engine, the group commit and its log thread, the view, its changes, the
+encoding. ``--in-flight`` entries at a time (1: every batch of the group commit holds one entry,
+as on a quiet server). Prints the process's CPU per entry (every thread) over the measured
+rounds; with ``--callgrind`` (under valgrind) it turns callgrind's counting on for those rounds
+only, whose instruction count moves far less with a busy host than CPU time does
 (docs/performance.md, "CPU per entry after the batches").
 """
 
@@ -24,8 +28,12 @@ import gc
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -123,7 +131,21 @@ def callgrind(on: bool) -> None:
     subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], capture_output=True)
 
 
-async def measure(args: argparse.Namespace) -> dict[str, Any]:
+@contextmanager
+def database_url(kind: str, url: str | None = None) -> Iterator[str | None]:
+    """None (SQLite in the data folder), ``url``, or a fresh database of a private PostgreSQL
+    run as an operator runs it (every commit flushed to the disk: tests/backends.py, DURABLE)."""
+    if kind == "sqlite" or url is not None:
+        yield url
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.backends import postgres_cluster
+
+    with postgres_cluster(durable=True) as cluster:
+        yield cluster.new_database()
+
+
+async def measure(args: argparse.Namespace, url: str | None) -> dict[str, Any]:
     os.environ.setdefault("SPIELCENTER_ENV", "benchmark")
     os.environ.setdefault("SPIELCENTER_SECRET_KEY", "benchmark-only")
     os.environ.setdefault("SPIELCENTER_DAILY_SECRET", "b" * 64)
@@ -131,7 +153,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     os.environ.setdefault("SPIELCENTER_GUEST_LIMIT", "1000000/hour")
     os.environ.setdefault("SPIELCENTER_SOCKETS_PER_ADDRESS", "1000000")
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(Settings(DATA_DIR=folder), freeze_startup_heap=True)
+        settings = Settings(DATA_DIR=folder, DATABASE_URL=url)
+        app = create_app(settings, freeze_startup_heap=True)
         async with app.router.lifespan_context(app):
             platform: Platform = app.state.platform
             players = await new_players(app, platform, args.players)
@@ -148,6 +171,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 callgrind(False)
     entries = args.rounds * args.players
     return {
+        "database": args.database,
         "players": args.players,
         "in_flight": args.in_flight,
         "entries": entries,
@@ -163,11 +187,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6, help="measured entries per player")
     parser.add_argument("--in-flight", type=int, default=2, help="entries answered at a time")
     parser.add_argument("--callgrind", action="store_true", help="count only the measured rounds")
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument(
+        "--database-url", metavar="URL", help="with --database postgresql: a running one's database"
+    )
     args = parser.parse_args()
+    if args.database_url and args.database != "postgresql":
+        parser.error("--database-url: a PostgreSQL database, with --database postgresql")
     import uvloop  # as uvicorn runs the server
 
     uvloop.install()
-    print(json.dumps(asyncio.run(measure(args))))
+    with database_url(args.database, args.database_url) as url:
+        print(json.dumps(asyncio.run(measure(args, url))))
 
 
 if __name__ == "__main__":

@@ -584,7 +584,8 @@ def database(kind: str, url: str | None = None) -> Iterator[Iterator[str | None]
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.backends import postgres_cluster
 
-    with postgres_cluster() as cluster:
+    # Run as an operator runs it: every commit flushed to the disk (tests/backends.py, DURABLE).
+    with postgres_cluster(durable=True) as cluster:
         yield iter(cluster.new_database, None)
 
 

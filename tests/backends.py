@@ -140,8 +140,11 @@ class PostgresCluster:
 
 
 @contextmanager
-def postgres_cluster() -> Iterator[PostgresCluster]:
-    """Start a private cluster with a migrated template database; stop and delete it after."""
+def postgres_cluster(durable: bool = False) -> Iterator[PostgresCluster]:
+    """Start a private cluster with a migrated template database; stop and delete it after.
+
+    ``durable``: as an operator runs PostgreSQL (:data:`DURABLE`), for the benchmarks; the
+    tests' clusters skip the flushes to the disk (:data:`FAST`)."""
     bin_dir = _postgres_bin()
     _stop_abandoned_clusters(bin_dir)
     data = Path(tempfile.mkdtemp(prefix=PG_PREFIX))
@@ -159,7 +162,7 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
             "--locale=C",
         ]
     )
-    port = _start_postgres(bin_dir, cluster_dir, data)
+    port = _start_postgres(bin_dir, cluster_dir, data, DURABLE if durable else FAST)
     cluster = PostgresCluster(bin_dir, cluster_dir, port, itertools.count(1))
     try:
         cluster.sql(f"CREATE DATABASE {TEMPLATE}")
@@ -221,14 +224,20 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _start_postgres(bin_dir: Path, cluster_dir: Path, data: Path) -> int:
+FAST = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+"""The tests need no durability against power loss: no flush to the disk keeps them fast."""
+DURABLE = "-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+"""PostgreSQL's defaults, as an operator runs it: a commit returns once its write-ahead log is
+flushed to the disk (the benchmarks' clusters: docs/performance.md, "PostgreSQL's log")."""
+
+
+def _start_postgres(bin_dir: Path, cluster_dir: Path, data: Path, durability: str) -> int:
     # A port can be taken between choosing and binding it: try a few.
     for _ in range(5):
         port = free_port()
-        # The tests need no durability against power loss; fsync off keeps them fast. Sockets
-        # live in the temporary folder, so nothing outside it is touched.
-        options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
-        options += " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        # Sockets live in the temporary folder, so nothing outside it is touched.
+        options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 {durability}"
+        options += " -c max_connections=200"
         started = subprocess.run(
             [
                 *_as_owner([str(bin_dir / "pg_ctl"), "-D", str(cluster_dir), "-w"]),

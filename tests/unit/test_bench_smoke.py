@@ -72,7 +72,19 @@ SMOKE: dict[str, list[list[str]]] = {
         ["--figure", "c.png", "classic=c.csv"],
     ],
     "engines.py": [["--seconds", "0.05", "--runs", "1"]],
-    "entry.py": [["--players", "3", "--rounds", "2", "--in-flight", "2"]],
+    "entry.py": [
+        ["--players", "3", "--rounds", "2", "--in-flight", "2"],
+        [
+            "--players",
+            "2",
+            "--rounds",
+            "1",
+            "--database",
+            "postgresql",
+            "--database-url",
+            DATABASE_URL,
+        ],
+    ],
     "load.py": [
         # One process on SQLite, two client processes, and the echo: the issue's configuration.
         # No warm-up: the window starts after the players' staggered first second.
@@ -84,6 +96,9 @@ SMOKE: dict[str, list[list[str]]] = {
             *("--database", "postgresql", "--database-url", DATABASE_URL),
             *("--processes", "2", "--clients", "1"),
         ],
+    ],
+    "pg_log.py": [
+        ["--sizes", "1", "2", "--batches", "2", "--games", "2", "--database-url", DATABASE_URL]
     ],
     "review.py": [
         ["speed", "--games", "1", "--levels", "easy", "--tries", "1"],
@@ -101,9 +116,15 @@ SMOKE: dict[str, list[list[str]]] = {
     "speedquilt.py": [["--games", "1", "--runs", "1", "--no-feasibility"]],
     "speedquilt_feasibility.py": [["--queries", "200", "--runs", "1", "--chance-runs", "0"]],
 }
-NEEDS = {"load.py": ("postgres", "redis-server"), "server.py": ("postgres", "redis-server")}
+NEEDS = {
+    "entry.py": ("postgres",),
+    "load.py": ("postgres", "redis-server"),
+    "pg_log.py": ("postgres",),
+    "server.py": ("postgres", "redis-server"),
+}
 """Programs a smoke run needs besides Python (the second runs of bench/load.py and
-bench/server.py start PostgreSQL and Redis)."""
+bench/server.py start PostgreSQL and Redis; bench/entry.py's second and bench/pg_log.py run on
+PostgreSQL)."""
 
 
 def test_every_bench_script_has_a_smoke_run() -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from spielcenter.store.postgres_log import PostgresLogAppender
 from spielcenter.store.repositories import (
     NewEntry,
     NewTableEntry,
@@ -49,6 +50,10 @@ class LogWriter:
         self.sqlite = (
             SqliteLogAppender(path, engine.dialect) if path and path != ":memory:" else None
         )
+        # PostgreSQL: each batch in one statement on a connection of its own
+        # (store/postgres_log.py).
+        postgres = engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg"
+        self.postgres = PostgresLogAppender(engine) if postgres else None
         self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -85,6 +90,8 @@ class LogWriter:
             tables = [e for e, _, _ in batch if isinstance(e, NewTableEntry)]
             if self.sqlite is not None:
                 await self.sqlite.append(entries, tables)
+            elif self.postgres is not None:
+                await self.postgres.append(entries, tables)
             else:
                 async with self.engine.begin() as connection:
                     if entries:
@@ -129,6 +136,8 @@ class LogWriter:
                 await self._task
         if self.sqlite is not None:
             self.sqlite.close()
+        if self.postgres is not None:
+            await self.postgres.close()
 
 
 def _fail(batch: list[Pending], exc: Exception) -> None:
