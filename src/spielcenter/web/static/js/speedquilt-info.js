@@ -90,6 +90,8 @@ document.addEventListener(
 document.addEventListener("click", (event) => {
   const box = document.querySelector(".sq-info.pinned");
   if (box?.contains(event.target)) return;
+  // Nothing pinned: a pointer's info stays with its pointer.
+  if (!box && pinnedId === null) return;
   // Without a box too: a pinned info the table has just drawn anew waits, hidden, for the next
   // frame to open again (BlockInfo.reopen), and a tap elsewhere before that frame closes it.
   closeAll();
