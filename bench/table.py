@@ -12,7 +12,8 @@ after table. Each person's socket is a :class:`PersonSocket` that keeps what it 
 as the game waits for her she sends a ``table.move`` through the socket's answer
 (``server/websocket.py``), decided from her own view as the easy computer would (as
 ``bench/load.py``'s people decide), in a process of the bench's own: what is measured is the
-server, not her thinking. The
+server, not her thinking (``--in-threads``: the people and the computers think in threads of
+the bench's process, quicker to start, as the smoke run does). The
 computers think in their process (``COMPUTER_PROCESSES``, as in ``bench/load.py``) during a
 ``--pause`` of their tempo. A table event is every committed decision (a person's, a
 computer's): its check and apply, its commit (the group commit's batch, or the last decision's
@@ -44,7 +45,7 @@ import subprocess
 import tempfile
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import get_context
 from typing import Any
 
@@ -125,7 +126,7 @@ def her_turn(seen: dict[str, Any]) -> bool:
 class Person:
     """One guest at a table with three computers, table after table."""
 
-    def __init__(self, app: Any, thinking: ProcessPoolExecutor) -> None:
+    def __init__(self, app: Any, thinking: Executor) -> None:
         self.platform: Platform = app.state.platform
         self.registry: TableRegistry = app.state.tables
         self.memory: dict[str, Any] = {}
@@ -218,6 +219,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     os.environ.setdefault("SPIELCENTER_GUEST_LIMIT", "1000000/hour")
     os.environ.setdefault("SPIELCENTER_SOCKETS_PER_ADDRESS", "1000000")
     os.environ.setdefault("SPIELCENTER_SOCKET_MESSAGE_LIMIT", "1000000/second")
+    if args.in_threads:  # no process to start: the smoke run
+        os.environ["SPIELCENTER_COMPUTER_PROCESSES"] = "0"
     window = Window(args.warm_up, args.events)
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         delays = {"normal": args.pause}
@@ -226,7 +229,12 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             registry: TableRegistry = app.state.tables
             registry.service.timing = window
             registry.service.fresh_seed = fixed_seeds(args.seed)
-            thinking = stack.enter_context(ProcessPoolExecutor(1, mp_context=get_context("spawn")))
+            thinking: Executor = (
+                ThreadPoolExecutor(1)
+                if args.in_threads
+                else ProcessPoolExecutor(1, mp_context=get_context("spawn"))
+            )
+            stack.enter_context(thinking)
             people = [Person(app, thinking) for _ in range(args.tables)]
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
@@ -253,9 +261,9 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             if args.callgrind:
                 callgrind(False)
             bar.close()
-            await asyncio.wait(playing, timeout=30)
-            for task in playing:
+            for task in playing:  # a person may be waiting for her table's next event
                 task.cancel()
+            await asyncio.gather(*playing, return_exceptions=True)
     events = args.events
     server_loop = loop_cpu - window.person_s
     return {
@@ -296,6 +304,12 @@ def main() -> None:
         "--pause", type=float, default=0.01, help="seconds before each computer move"
     )
     parser.add_argument("--seed", type=int, default=1, help="of the tables' secret seeds")
+    parser.add_argument(
+        "--in-threads",
+        action="store_true",
+        help="computers and people think in threads of this process (quicker to start; their"
+        " thinking then counts in the process's CPU)",
+    )
     parser.add_argument("--profile", help="write a cProfile (thread CPU) of the loop here")
     parser.add_argument("--callgrind", action="store_true", help="count only the measured window")
     args = parser.parse_args()
