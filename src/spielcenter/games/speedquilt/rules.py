@@ -25,7 +25,7 @@ from .bargain_bin import (
     reason_bin_place,
     reason_bin_return,
 )
-from .giving import apply_give, apply_pass, reason_give, reason_pass
+from .giving import apply_give, apply_pass, may_take, reason_give, reason_pass
 from .kits import (
     adjustable,
     apply_adjust,
@@ -74,6 +74,7 @@ from .turn import (
     apply_sew,
     apply_undo,
     available,
+    may_reroll,
     reason_buy,
     reason_end,
     reason_keep,
@@ -245,11 +246,18 @@ class Speedquilt(Game[GameState, Move]):
         turn = state.turn
         assert turn is not None
         yield from (Roll(), Reroll(), End(), Undo(), Pass(), BinReturn())
-        yield from _keeps()
-        yield from _adjustments(adjustable(state, seat))
+        # Kinds of move the rules refuse outright now are not named (their first check).
+        ctx = self.ctx
+        if may_reroll(ctx, state, seat):
+            yield from _keeps()
+        thimble = uses_left(ctx, state, seat, KitKind.THIMBLE) > 0
+        dye = uses_left(ctx, state, seat, KitKind.DYE_BATH) > 0
+        if thimble or dye:
+            yield from _adjustments(adjustable(state, seat), thimble, dye)
         if seat == turn.seat and turn.rolls and state.phase is Phase.TURN:
             yield from self._actions(state, seat)
-        yield from (Give(p) for p in self._singles(state, seat, list(turn.dice)))
+        if may_take(turn, seat):
+            yield from (Give(p) for p in self._singles(state, seat, list(turn.dice)))
 
     def _actions(self, state: GameState, seat: Seat) -> Iterator[Move]:
         turn = state.turn
@@ -375,11 +383,15 @@ def _keeps() -> Iterator[Move]:
         yield from (Keep(colours) for colours in combinations(COLOURS, size))
 
 
-def _adjustments(colours: list[model.Colour]) -> Iterator[Move]:
+def _adjustments(
+    colours: list[model.Colour], thimble: bool = True, dye: bool = True
+) -> Iterator[Move]:
     for colour in colours:
-        yield Thimble(colour, -1)
-        yield Thimble(colour, +1)
-        yield from (Dye(colour, to) for to in COLOURS if to != colour)
+        if thimble:
+            yield Thimble(colour, -1)
+            yield Thimble(colour, +1)
+        if dye:
+            yield from (Dye(colour, to) for to in COLOURS if to != colour)
 
 
 def _free_cells(quilt: model.Quilt) -> list[Cell]:
