@@ -383,11 +383,14 @@ class TableService:
             by_stand_in=by_stand_in,
         )
         async with self._writing() as db:
+            began = time.perf_counter()
             tables = TableRepository(db)
             await tables.append(entry)
             await tables.write_clocks(table_id, clocks)
             await record_finished_table(db, finished)
             await record_finished(db, game)
+        # How long the end held the database (and the writers' turn), commit included.
+        self.timing("table_end", (time.perf_counter() - began) * 1000)
 
 
 def _clock_values(table_id: str, clock: SeatClock) -> SeatClockValues:
