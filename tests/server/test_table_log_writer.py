@@ -166,3 +166,25 @@ async def test_a_patience_batch_takes_its_turn_after_a_tables_end_not_in_sqlites
         row = await db.get(TableRecord, world.table_id)
         results = await db.scalar(select(func.count()).select_from(TableResult))
     assert row is not None and row.status == "finished" and results == 1  # Anna's line
+
+
+async def test_a_patience_batch_waits_for_one_tables_transaction_not_for_a_queue_of_them(
+    world: World,
+) -> None:
+    # Three tables created at once queue for the database; a patience entry made meanwhile
+    # goes in after the first of them, not after the third: on SQLite the tables' queue and
+    # the group commit take turns (a hundred tables created or ending at once would otherwise
+    # hold every player's entry for as long as all of theirs take).
+    if world.games.writer.turn is None:
+        pytest.skip("SQLite's one write lock: PostgreSQL's writers do not wait for each other")
+    world.tables.timing = lambda stage, value: world.stages.append((stage, value))
+    world.stages.clear()
+
+    async def created() -> None:
+        await world.tables.create("anna", players=2, bots=["easy"])
+
+    await asyncio.gather(
+        created(), created(), created(), world.games.move("anna", world.game_id, "d")
+    )
+    turns = [stage for stage, _ in world.stages if stage in ("table_lock_wait", "db_turn_wait")]
+    assert turns == ["table_lock_wait", "db_turn_wait", "table_lock_wait", "table_lock_wait"]

@@ -234,22 +234,28 @@ class TableService:
         self.timing: StageTimer = no_timing
         """Counts the stages of a table's decisions when the latency trace is on."""
         # SQLite lets one connection write at a time. The tables' own transactions (creating a
-        # table, its last decision, clocks without a decision) take turns here, in order, with
-        # the log writer's batches (its ``turn``), instead of in SQLite's busy handler (sleeps
-        # of up to 100 ms, in no order): there a hundred tables' transactions, each holding the
-        # file across several trips to the driver's thread, starved one another and the group
-        # commit's thread until some waited out the busy timeout ("database is locked";
-        # bench/load.py, issue 40), and a batch that found a table's end holding the file
-        # slept 1, 3, 8, 18, 33, 53 ms … (docs/performance.md, "A table event's CPU").
+        # table, its last decision, clocks without a decision) queue here, in order, and the
+        # first of them takes turns with the log writer's batches (its ``turn``), instead of
+        # meeting them in SQLite's busy handler (sleeps of up to 100 ms, in no order): there a
+        # hundred tables' transactions, each holding the file across several trips to the
+        # driver's thread, starved one another and the group commit's thread until some
+        # waited out the busy timeout ("database is locked"; bench/load.py, issue 40), and a
+        # batch that found a table's end holding the file slept 1, 3, 8, 18, 33, 53 ms …
+        # A batch waits for one table's transaction at most (and the one ahead of it), never
+        # for a queue of them (a hundred tables created or ending at once), and the tables
+        # are never starved by a stream of batches (docs/performance.md, "A table event's CPU").
         bind = sessionmaker.kw.get("bind")
         sqlite = bind is not None and bind.dialect.name == "sqlite"
-        self._one_writer: asyncio.Lock | None = writer.turn or (asyncio.Lock() if sqlite else None)
+        self._one_writer: asyncio.Lock | None = asyncio.Lock() if sqlite else None
+        self._turn = writer.turn
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:
-        """A write transaction (on SQLite, once this process's earlier ones have ended)."""
+        """A write transaction (on SQLite, once this process's earlier ones have ended, and in
+        turn with the log writer's batches)."""
         asked = time.perf_counter()
-        async with self._one_writer or contextlib.nullcontext():
+        queue, turn = self._one_writer, self._turn
+        async with queue or contextlib.nullcontext(), turn or contextlib.nullcontext():
             self.timing("table_lock_wait", (time.perf_counter() - asked) * 1000)
             async with self.sessionmaker.begin() as db:
                 yield db
