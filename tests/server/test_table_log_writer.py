@@ -11,10 +11,19 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from spielcenter.bots import get_bot
+from spielcenter.games.base import Status
+from spielcenter.server.tables import speedquilt_engine
+from spielcenter.services import tables as table_service
 from spielcenter.services.games import GameService
+from spielcenter.services.results import FinishedGame
+from spielcenter.services.table_play import LiveTable, TableServices
 from spielcenter.services.tables import TableService
-from spielcenter.store.models import GameEntry, TableEntry, TableRecord
+from spielcenter.settings import Settings
+from spielcenter.store import sqlite_log
+from spielcenter.store.models import GameEntry, TableEntry, TableRecord, TableResult
 
 
 @dataclass
@@ -101,3 +110,81 @@ async def test_a_tables_decision_is_told_before_the_patience_entries_of_its_batc
     assert [value for stage, value in world.stages if stage == "batch_entries"] == [4]
     assert told[0] == "table" and sorted(told[1:]) == sorted(games)
     assert await stored(world) == (6, 1, 1)
+
+
+@pytest.fixture
+def no_busy_waiting(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log writer's SQLite connection waits for no other writer at all (``busy_timeout``
+    0: a batch that finds the database held fails). Asked for before ``world``, whose first
+    move opens that connection."""
+    if not settings.database_url.startswith("sqlite"):
+        pytest.skip("SQLite's one write lock: PostgreSQL's writers do not wait for each other")
+    pragmas = [p for p in sqlite_log.PRAGMAS if "busy_timeout" not in p]
+    monkeypatch.setattr(sqlite_log, "PRAGMAS", (*pragmas, "PRAGMA busy_timeout=0"))
+
+
+async def play_to_the_end(live: LiveTable) -> None:
+    """Anna (seat 0) and her computer play the table out as two easy computers would."""
+    bots, memories = {0: get_bot("easy"), 1: get_bot("easy")}, {0: {}, 1: {}}
+    engine = live.engine
+    while live.playing:
+        state = live.state
+        acting = engine.to_act(state)
+        waiting = sorted(s for s in acting if s != state.active)  # open windows first
+        seat = waiting[0] if waiting else min(acting)
+        move = bots[seat].decide(engine, engine.view_for(state, seat), seat, memories[seat])
+        await live.decide(seat, move, own=seat == 0)
+
+
+async def test_a_patience_batch_takes_its_turn_after_a_tables_end_not_in_sqlites_busy_handler(
+    no_busy_waiting: None, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A table's last decision is a transaction of its own (the result, the pot, the
+    # leaderboards) that holds SQLite's write lock from its first insert to its commit. A
+    # patience entry made meanwhile waits for its turn in the process and is committed after
+    # it; it never meets the table's transaction in SQLite's busy handler (sleeps of 1, 3, 8,
+    # 18, 33, 53 ms …; here, without busy waiting, it would fail).
+    meanwhile: list[asyncio.Task[dict[str, object]]] = []
+    counted = table_service.record_finished
+
+    async def patience_move_during_the_end(db: AsyncSession, game: FinishedGame) -> object:
+        meanwhile.append(asyncio.create_task(world.games.move("anna", world.game_id, "d")))
+        await asyncio.sleep(0.2)  # long enough for its batch to reach SQLite, were it let
+        assert not meanwhile[0].done()  # the table's transaction holds the database
+        return await counted(db, game)
+
+    monkeypatch.setattr(table_service, "record_finished", patience_move_during_the_end)
+    stored_table = await world.tables.load(world.table_id)
+    assert stored_table is not None
+    engine = speedquilt_engine("table", dict(stored_table.record.options))
+    live = TableServices.build(world.tables).live(stored_table, engine, chat=False)
+    await play_to_the_end(live)
+
+    moved = await meanwhile[0]
+    assert moved["seq"] == 2 and engine.status(live.state) is Status.FINISHED
+    async with world.games.sessionmaker() as db:
+        row = await db.get(TableRecord, world.table_id)
+        results = await db.scalar(select(func.count()).select_from(TableResult))
+    assert row is not None and row.status == "finished" and results == 1  # Anna's line
+
+
+async def test_a_patience_batch_waits_for_one_tables_transaction_not_for_a_queue_of_them(
+    world: World,
+) -> None:
+    # Three tables created at once queue for the database; a patience entry made meanwhile
+    # goes in after the first of them, not after the third: on SQLite the tables' queue and
+    # the group commit take turns (a hundred tables created or ending at once would otherwise
+    # hold every player's entry for as long as all of theirs take).
+    if world.games.writer.turn is None:
+        pytest.skip("SQLite's one write lock: PostgreSQL's writers do not wait for each other")
+    world.tables.timing = lambda stage, value: world.stages.append((stage, value))
+    world.stages.clear()
+
+    async def created() -> None:
+        await world.tables.create("anna", players=2, bots=["easy"])
+
+    await asyncio.gather(
+        created(), created(), created(), world.games.move("anna", world.game_id, "d")
+    )
+    turns = [stage for stage, _ in world.stages if stage in ("table_lock_wait", "db_turn_wait")]
+    assert turns == ["table_lock_wait", "db_turn_wait", "table_lock_wait", "table_lock_wait"]

@@ -113,6 +113,13 @@ SMOKE: dict[str, list[list[str]]] = {
             *("--json", "processes.json"),
         ],
     ],
+    "table.py": [
+        # Computers and people think in threads: no process to start.
+        [
+            *("--tables", "2", "--events", "20", "--warm-up", "10", "--pause", "0.001"),
+            *("--in-threads", "--profile", "table.prof"),
+        ],
+    ],
     "speedquilt.py": [["--games", "1", "--runs", "1", "--no-feasibility"]],
     "speedquilt_feasibility.py": [["--queries", "200", "--runs", "1", "--chance-runs", "0"]],
 }

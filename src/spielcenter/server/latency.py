@@ -10,7 +10,9 @@ keeps histograms of:
 - each stage of a table's decision (``server/tables.py``, ``services/table_play.py`` and
   ``services/tables.py``): a person's move waiting in the table's queue (``table_queue``),
   check and apply (``table_apply``), its commit (``table_commit``, ``table_commit_own`` for a
-  person's own decisions; ``table_lock_wait`` for the tables' own transactions), the views with
+  person's own decisions; ``table_lock_wait`` for the tables' own transactions, ``table_end``
+  how long a table's last decision held the database, and ``db_turn_wait`` how long a batch of
+  the group commit waited for its turn behind them on SQLite), the views with
   legal moves (``table_view``), sending (``table_send``) and the whole of it
   (``table_decision``); a computer's thinking (``computer_think``, begun with its pause), how
   long its move still waited for it once the pause was over (``computer_thought_wait``), the

@@ -54,6 +54,9 @@ class LogWriter:
         # (store/postgres_log.py).
         postgres = engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg"
         self.postgres = PostgresLogAppender(engine) if postgres else None
+        self.turn: asyncio.Lock | None = asyncio.Lock() if self.sqlite is not None else None
+        """SQLite's one writer's turn in this process: a batch and a table's own transaction
+        (services/tables.py) take it in order, instead of meeting in SQLite's busy handler."""
         self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -89,7 +92,10 @@ class LogWriter:
             entries = [(e, summary) for e, summary, _ in batch if isinstance(e, NewEntry)]
             tables = [e for e, _, _ in batch if isinstance(e, NewTableEntry)]
             if self.sqlite is not None:
-                await self.sqlite.append(entries, tables)
+                assert self.turn is not None
+                async with self.turn:
+                    self.timing("db_turn_wait", (time.perf_counter() - began) * 1000)
+                    await self.sqlite.append(entries, tables)
             elif self.postgres is not None:
                 await self.postgres.append(entries, tables)
             else:

@@ -222,7 +222,7 @@ class LiveTable:
         timing, began = self.service.timing, time.perf_counter()
         move = self._checked(seat, text, client_seq)
         entry, after = self.log.step(seat, move)
-        finished = self._finished(after, {seat} if own else set())
+        finished = self._finished(after, {seat} if own else set(), entry)
         clocks = self._reclock(after, seat)
         stand_in = not own and seat not in self.bots
         applied = time.perf_counter()
@@ -269,7 +269,7 @@ class LiveTable:
             record.result = finished.result()
             record.finished_at = finished.finished_at
 
-    def _finished(self, after: GameState, deciding: set[int]) -> FinishedTable | None:
+    def _finished(self, after: GameState, deciding: set[int], last: Entry) -> FinishedTable | None:
         engine = self.engine
         if engine.status(after) is Status.PLAYING:
             return None
@@ -292,7 +292,8 @@ class LiveTable:
             for seat, row in self.stored.clocks.items()
             if row.away == "left" or seat not in decided
         ]
-        return finished_table(self.stored, result, self.clock(), sorted(forfeited))
+        moves = [(e.seat, e.move) for e in (*self.entries, last)]
+        return finished_table(self.stored, result, self.clock(), sorted(forfeited), moves, after)
 
     # -- computers ---------------------------------------------------------------------------
 

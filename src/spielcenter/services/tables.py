@@ -91,6 +91,10 @@ class FinishedTable:
     forfeited: tuple[int, ...] = ()
     """Seats whose person wins nothing: she left the table and had not come back at the end, or
     she never made a decision of her own (stand-ins and clocks made every one)."""
+    moves: tuple[tuple[int, str], ...] = ()
+    """The whole log, ``(seat, move text)``, the last decision included."""
+    state: Any = None
+    """The final position (the live table's: the replay of ``moves``)."""
 
     def result(self) -> JSON:
         """The end data as the protocol sends it (``result`` of docs/protocol.md)."""
@@ -230,20 +234,28 @@ class TableService:
         self.timing: StageTimer = no_timing
         """Counts the stages of a table's decisions when the latency trace is on."""
         # SQLite lets one connection write at a time. The tables' own transactions (creating a
-        # table, its last decision, clocks without a decision) take turns here, in order,
-        # instead of in SQLite's busy handler (sleeps of up to 100 ms, in no order): there a
+        # table, its last decision, clocks without a decision) queue here, in order, and the
+        # first of them takes turns with the log writer's batches (its ``turn``), instead of
+        # meeting them in SQLite's busy handler (sleeps of up to 100 ms, in no order): there a
         # hundred tables' transactions, each holding the file across several trips to the
         # driver's thread, starved one another and the group commit's thread until some
-        # waited out the busy timeout ("database is locked"; bench/load.py, issue 40).
+        # waited out the busy timeout ("database is locked"; bench/load.py, issue 40), and a
+        # batch that found a table's end holding the file slept 1, 3, 8, 18, 33, 53 ms …
+        # A batch waits for one table's transaction at most (and the one ahead of it), never
+        # for a queue of them (a hundred tables created or ending at once), and the tables
+        # are never starved by a stream of batches (docs/performance.md, "A table event's CPU").
         bind = sessionmaker.kw.get("bind")
         sqlite = bind is not None and bind.dialect.name == "sqlite"
         self._one_writer: asyncio.Lock | None = asyncio.Lock() if sqlite else None
+        self._turn = writer.turn
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:
-        """A write transaction (on SQLite, once this process's earlier ones have ended)."""
+        """A write transaction (on SQLite, once this process's earlier ones have ended, and in
+        turn with the log writer's batches)."""
         asked = time.perf_counter()
-        async with self._one_writer or contextlib.nullcontext():
+        queue, turn = self._one_writer, self._turn
+        async with queue or contextlib.nullcontext(), turn or contextlib.nullcontext():
             self.timing("table_lock_wait", (time.perf_counter() - asked) * 1000)
             async with self.sessionmaker.begin() as db:
                 yield db
@@ -361,25 +373,30 @@ class TableService:
             written = NewTableEntry(table_id, seq, seat, move, now, by_stand_in, values)
             await self.writer.write_table(written)
             return
+        # What the end counts is made before the transaction: SQLite's write lock is taken at its
+        # first insert and held to its commit, and the log writer's batches wait for it
+        # (docs/performance.md, "A table event's CPU").
+        engine = self.engine_for(finished.variant, dict(finished.options))
+        game = FinishedGame.of_table(
+            table_id, engine, finished.deal, finished.moves, finished.state, finished.accounts, now
+        )
+        entry = TableEntry(
+            table_id=table_id,
+            seq=seq,
+            seat=seat,
+            move=move,
+            created_at=now,
+            by_stand_in=by_stand_in,
+        )
         async with self._writing() as db:
+            began = time.perf_counter()
             tables = TableRepository(db)
-            entry = TableEntry(
-                table_id=table_id,
-                seq=seq,
-                seat=seat,
-                move=move,
-                created_at=now,
-                by_stand_in=by_stand_in,
-            )
             await tables.append(entry)
             await tables.write_clocks(table_id, clocks)
             await record_finished_table(db, finished)
-            log = await tables.log_of(table_id)
-            engine = self.engine_for(finished.variant, dict(finished.options))
-            await record_finished(
-                db,
-                FinishedGame.of_table(table_id, engine, finished.deal, log, finished.accounts, now),
-            )
+            await record_finished(db, game)
+        # How long the end held the database (and the writers' turn), commit included.
+        self.timing("table_end", (time.perf_counter() - began) * 1000)
 
 
 def _clock_values(table_id: str, clock: SeatClock) -> SeatClockValues:
@@ -421,9 +438,15 @@ def _options(
 
 
 def finished_table(
-    stored: StoredTable, result: JSON, finished_at: datetime, forfeited: Sequence[int] = ()
+    stored: StoredTable,
+    result: JSON,
+    finished_at: datetime,
+    forfeited: Sequence[int] = (),
+    moves: Sequence[tuple[int, str]] = (),
+    state: Any = None,
 ) -> FinishedTable:
-    """The :class:`FinishedTable` of ``stored`` from the end data the live table computed."""
+    """The :class:`FinishedTable` of ``stored`` from the end data the live table computed, its
+    whole log (``moves``) and final position (``state``)."""
     row = stored.record
     return FinishedTable(
         table_id=row.id,
@@ -435,5 +458,7 @@ def finished_table(
         levels=[seat.level for seat in stored.seats],
         finished_at=finished_at,
         forfeited=tuple(forfeited),
+        moves=tuple(moves),
+        state=state,
         **{key: list(value) for key, value in result.items()},
     )

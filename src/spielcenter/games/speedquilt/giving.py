@@ -16,7 +16,14 @@ from .placing import fill, fill_reason
 from .solo import finish_giving_turn
 from .state import GameState, TurnKind, TurnState, Window
 
-__all__ = ["apply_give", "apply_pass", "open_windows", "reason_give", "reason_pass"]
+__all__ = [
+    "apply_give",
+    "apply_pass",
+    "may_take",
+    "open_windows",
+    "reason_give",
+    "reason_pass",
+]
 
 
 def open_windows(state: GameState, rolled: list[Colour]) -> None:
@@ -34,6 +41,12 @@ def _offer(turn: TurnState, seat: int) -> tuple[list[Colour], list[Colour], int]
         return (list(turn.dice), turn.used, turn.allowance) if seat == turn.seat else None
     window = turn.windows.get(seat)
     return (window.offered, window.taken, 1) if window is not None else None
+
+
+def may_take(turn: TurnState, seat: int) -> bool:
+    """Whether ``seat`` has dice to take from now (an open window, or her giving turn): without,
+    every :class:`Give` of hers is refused."""
+    return _offer(turn, seat) is not None
 
 
 def reason_give(ctx: Context, state: GameState, move: Give, seat: int) -> str | None:

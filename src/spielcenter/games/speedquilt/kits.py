@@ -7,7 +7,10 @@ die lives in the owner's adjustments and nobody else sees it.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
+from collections.abc import Iterator
+from contextvars import ContextVar
 
 from .model import Colour, Die, KitKind
 from .moves import Dye, Thimble
@@ -22,6 +25,7 @@ __all__ = [
     "dice_seen_by",
     "die_seen_by",
     "finished_kits",
+    "one_position",
     "reason_adjust",
     "spend_use",
     "stand_ins",
@@ -29,8 +33,46 @@ __all__ = [
 ]
 
 
+class _Listing:
+    """What the checks of one position ask again and again, each worked out once: every seat's
+    finished kits and the dice as she sees them."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.kits: dict[int, Counter[KitKind]] = {}
+        self.dice: dict[int | None, dict[Colour, Die]] = {}
+
+
+_listing: ContextVar[_Listing | None] = ContextVar("speedquilt_listing", default=None)
+
+
+@contextlib.contextmanager
+def one_position(state: GameState) -> Iterator[None]:
+    """While every candidate move of ``state`` is checked (``Speedquilt.legal_moves``: about a
+    hundred, each asking for the seat's finished kits and the dice as she sees them), those are
+    worked out once. The checks only read the position; the memo holds for this state object
+    and its turn alone (a copy is another object), and ends with the block. A context variable,
+    not a global: a computer may check moves in a thread beside the event loop's."""
+    token = _listing.set(_Listing(state))
+    try:
+        yield
+    finally:
+        _listing.reset(token)
+
+
 def finished_kits(ctx: Context, state: GameState, seat: int) -> Counter[KitKind]:
-    """How many finished kits of each kind lie in the seat's quilt."""
+    """How many finished kits of each kind lie in the seat's quilt (not to be changed: within
+    :func:`one_position` every caller gets the same count)."""
+    listing = _listing.get()
+    if listing is None or listing.state is not state:
+        return _finished_kits(ctx, state, seat)
+    kinds = listing.kits.get(seat)
+    if kinds is None:
+        kinds = listing.kits[seat] = _finished_kits(ctx, state, seat)
+    return kinds
+
+
+def _finished_kits(ctx: Context, state: GameState, seat: int) -> Counter[KitKind]:
     kinds: Counter[KitKind] = Counter()
     for placed in state.seats[seat].quilt.values():
         kind = ctx.block(placed.block_id).kit
@@ -59,8 +101,17 @@ def die_seen_by(turn: TurnState, seat: int | None, colour: Colour) -> Die:
 
 
 def dice_seen_by(turn: TurnState, seat: int | None) -> dict[Colour, Die]:
-    """Every rolled die as ``seat`` sees it."""
-    return {colour: die_seen_by(turn, seat, colour) for colour in turn.dice}
+    """Every rolled die as ``seat`` sees it (not to be changed: within :func:`one_position`
+    every caller gets the same dict)."""
+    listing = _listing.get()
+    if listing is None or listing.state.turn is not turn:
+        return {colour: die_seen_by(turn, seat, colour) for colour in turn.dice}
+    seen = listing.dice.get(seat)
+    if seen is None:
+        seen = listing.dice[seat] = {
+            colour: die_seen_by(turn, seat, colour) for colour in turn.dice
+        }
+    return seen
 
 
 def stand_ins(values: list[int]) -> int:

@@ -176,6 +176,11 @@ class Block:
     scoring: Scoring | None = None
     kit: KitKind | None = None
 
+    def __hash__(self) -> int:
+        # By its id alone (equal blocks have equal ids): the feasibility cache hashes a block at
+        # every check of a patch, and the generated hash walked every patch each time.
+        return hash(self.id)
+
     @property
     def is_kit(self) -> bool:
         """Whether the block is a sewing kit (Nähzeug)."""

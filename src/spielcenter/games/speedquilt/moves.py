@@ -199,6 +199,8 @@ _SIMPLE: dict[str, Move] = {
     "undo": Undo(),
     "end": End(),
 }
+_SIMPLE_TEXT: dict[type, str] = {type(move): text for text, move in _SIMPLE.items()}
+"""A simple move's text by its kind (a move without fields equals every move of its kind)."""
 
 
 # -- formatting ---------------------------------------------------------------------------------
@@ -218,9 +220,9 @@ def _fmt_placement(p: Placement) -> str:
 
 def fmt(move: Move) -> str:
     """The canonical notation of ``move``."""
-    for text, simple in _SIMPLE.items():
-        if move == simple:
-            return text
+    simple = _SIMPLE_TEXT.get(type(move))
+    if simple is not None:
+        return simple
     match move:
         case Choose(row, returned):
             return f"choose {' '.join(row)} return {returned}"

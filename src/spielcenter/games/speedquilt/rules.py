@@ -25,8 +25,16 @@ from .bargain_bin import (
     reason_bin_place,
     reason_bin_return,
 )
-from .giving import apply_give, apply_pass, reason_give, reason_pass
-from .kits import adjustable, apply_adjust, dice_seen_by, reason_adjust, stand_ins, uses_left
+from .giving import apply_give, apply_pass, may_take, reason_give, reason_pass
+from .kits import (
+    adjustable,
+    apply_adjust,
+    dice_seen_by,
+    one_position,
+    reason_adjust,
+    stand_ins,
+    uses_left,
+)
 from .model import COLOURS, Cell, Deck, KitKind
 from .moves import (
     BinDice,
@@ -66,6 +74,7 @@ from .turn import (
     apply_sew,
     apply_undo,
     available,
+    may_reroll,
     reason_buy,
     reason_end,
     reason_keep,
@@ -207,10 +216,25 @@ class Speedquilt(Game[GameState, Move]):
         return after
 
     def legal_moves(self, state: GameState, seat: Seat = 0) -> list[Move]:
-        """Every move ``seat`` may make now, in a stable order."""
+        """Every move ``seat`` may make now, in a stable order: the candidates :meth:`reason`
+        lets pass.
+
+        What :meth:`reason` asks first of every move (the seat acts now; at the cap of decisions
+        only a closing move) is asked once here, and the rules of each move see the seat's
+        finished kits and dice worked out once (``kits.one_position``): a person's view lists
+        her legal moves at every event of her table, about a hundred candidates each time
+        (docs/performance.md, "A table event's CPU")."""
         if seat not in self.to_act(state):
             return []
-        return [m for m in self._candidates(state, seat) if self.reason(state, m, seat) is None]
+        capped = _at_cap(state, seat)
+        ctx = self.ctx
+        with one_position(state):
+            return [
+                m
+                for m in self._candidates(state, seat)
+                if (not capped or isinstance(m, _CLOSING))
+                and RULES[type(m)].reason(ctx, state, m, seat) is None
+            ]
 
     def _candidates(self, state: GameState, seat: Seat) -> Iterator[Move]:
         if state.phase is Phase.CHOOSING:
@@ -222,22 +246,35 @@ class Speedquilt(Game[GameState, Move]):
         turn = state.turn
         assert turn is not None
         yield from (Roll(), Reroll(), End(), Undo(), Pass(), BinReturn())
-        yield from _keeps()
-        yield from _adjustments(adjustable(state, seat))
+        # Kinds of move the rules refuse outright now are not named (their first check).
+        ctx = self.ctx
+        if may_reroll(ctx, state, seat):
+            yield from _keeps()
+        thimble = uses_left(ctx, state, seat, KitKind.THIMBLE) > 0
+        dye = uses_left(ctx, state, seat, KitKind.DYE_BATH) > 0
+        if thimble or dye:
+            yield from _adjustments(adjustable(state, seat), thimble, dye)
         if seat == turn.seat and turn.rolls and state.phase is Phase.TURN:
             yield from self._actions(state, seat)
-        yield from (Give(p) for p in self._singles(state, seat, list(turn.dice)))
+        if may_take(turn, seat):
+            yield from (Give(p) for p in self._singles(state, seat, list(turn.dice)))
 
     def _actions(self, state: GameState, seat: Seat) -> Iterator[Move]:
         turn = state.turn
         assert turn is not None
         free = available(turn)
         quilt = state.seats[seat].quilt
+        seen = dice_seen_by(turn, seat)
         for placed in quilt.values():
             empty = [i for i, v in enumerate(placed.filled) if v is None]
+            patches = self.ctx.block(placed.block_id).patches
             for dice in permutations(free, len(empty)) if empty else ():
-                yield Sew(placed.block_id, tuple(zip(dice, empty, strict=True)))
-        seen = dice_seen_by(turn, seat)
+                # A die its patch does not take is refused (``fill_reason``): not a candidate.
+                if all(
+                    patches[i].accepts(seen[c].value, seen[c].colour)
+                    for c, i in zip(dice, empty, strict=True)
+                ):
+                    yield Sew(placed.block_id, tuple(zip(dice, empty, strict=True)))
         scissors = uses_left(self.ctx, state, seat, KitKind.SCISSORS)
         # Only dice that could pay (equal values, stand-ins within the scissors) are tried.
         payable = {
@@ -267,13 +304,20 @@ class Speedquilt(Game[GameState, Move]):
     def _singles(
         self, state: GameState, seat: Seat, colours: list[model.Colour]
     ) -> list[Placement]:
-        quilt = state.seats[seat].quilt
+        """Each die of ``colours`` on each empty patch that takes it as ``seat`` sees it (on
+        any other, giving it or taking it from the bin is refused: ``fill_reason``)."""
+        quilt, turn = state.seats[seat].quilt, state.turn
+        assert turn is not None
+        seen = dice_seen_by(turn, seat)
         return [
             Placement(colour, placed.block_id, i)
             for colour in colours
             for placed in quilt.values()
             for i, v in enumerate(placed.filled)
             if v is None
+            and self.ctx.block(placed.block_id)
+            .patches[i]
+            .accepts(seen[colour].value, seen[colour].colour)
         ]
 
     # -- the end ----------------------------------------------------------------------------------
@@ -339,11 +383,15 @@ def _keeps() -> Iterator[Move]:
         yield from (Keep(colours) for colours in combinations(COLOURS, size))
 
 
-def _adjustments(colours: list[model.Colour]) -> Iterator[Move]:
+def _adjustments(
+    colours: list[model.Colour], thimble: bool = True, dye: bool = True
+) -> Iterator[Move]:
     for colour in colours:
-        yield Thimble(colour, -1)
-        yield Thimble(colour, +1)
-        yield from (Dye(colour, to) for to in COLOURS if to != colour)
+        if thimble:
+            yield Thimble(colour, -1)
+            yield Thimble(colour, +1)
+        if dye:
+            yield from (Dye(colour, to) for to in COLOURS if to != colour)
 
 
 def _free_cells(quilt: model.Quilt) -> list[Cell]:

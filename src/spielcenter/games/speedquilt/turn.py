@@ -31,6 +31,7 @@ __all__ = [
     "apply_undo",
     "available",
     "max_rolls",
+    "may_reroll",
     "own_turn_of",
     "reason_buy",
     "reason_end",
@@ -97,6 +98,12 @@ def _rolling_reason(ctx: Context, state: GameState, seat: int) -> str | None:
     if turn.rolls >= max_rolls(ctx, state, seat):
         return "you have no reroll left"
     return None
+
+
+def may_reroll(ctx: Context, state: GameState, seat: int) -> bool:
+    """Whether ``seat`` is rolling now with a reroll left: without, every :class:`Keep` of hers
+    is refused."""
+    return _rolling_reason(ctx, state, seat) is None
 
 
 def reason_keep(ctx: Context, state: GameState, move: Keep, seat: int) -> str | None:
