@@ -319,19 +319,18 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_mixed_beams() ->
 
 
 def test_by_default_the_solver_runs_the_mixed_beams() -> None:
-    # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it with their
-    # first wide restart (316 886 positions); the widening beams, the default until
-    # 2026-12-06, do not. With 341 334 positions the beams' share is 320 000, the budget of the
-    # beams' own test, so `solve` must win with exactly the mixed beams' line (their runs are
-    # remembered in tests/unit/crazy_quilt_runs.py, one run for both modules). The line
-    # replays to a won game.
-    verdict = solve(560, "classic", node_budget=341_334)
-    assert 341_334 * BEAM_SHARE // BEAM_PARTS == 320_000
-    assert verdict.result == "won" and verdict.nodes <= 341_334
-    assert verdict.moves == beams_on(560, "mixed", 320_000).moves
+    # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it (366 179
+    # positions); the widening beams, the default until 2026-12-06, do not. With 426 667
+    # positions the beams' share is 400 000, the budget of the beams' own test, so `solve` must
+    # win with exactly the mixed beams' line (their runs are remembered in
+    # tests/unit/crazy_quilt_runs.py, one run for both modules). The line replays to a won game.
+    verdict = solve(560, "classic", node_budget=426_667)
+    assert 426_667 * BEAM_SHARE // BEAM_PARTS == 400_000
+    assert verdict.result == "won" and verdict.nodes <= 426_667
+    assert verdict.moves == beams_on(560, "mixed", 400_000).moves
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(560, verdict.moves)) is Status.WON
-    assert beams_on(560, "widening", 320_000).result == "unknown"
+    assert beams_on(560, "widening", 400_000).result == "unknown"
 
 
 def test_the_solver_may_run_the_wide_restarts_in_place_of_its_mixed_beams() -> None:

@@ -23,6 +23,9 @@ matter.
    the last pass within :data:`FINAL_BUDGET` positions. Where it gives up, the first
    :data:`LAST_BEAMS` times in a beam, a narrow beam goes through that last pass the same way
    (:meth:`_Beam.last_pass_beam`).
+4. When every kept position has died, the beam backs up :data:`BACK_CARDS` cards and goes on
+   with the positions ranked just after those it kept there (at most :data:`BACKUPS` times,
+   :meth:`_Beam.back_up`).
 
 A win found this way is a real line (it replays through the engine). The beam drops positions
 without proving them lost, so it answers ``lost`` only when it dropped none: on a small
@@ -62,6 +65,8 @@ from spielcenter.solvers.crazy_quilt_search import Search
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
 __all__ = [
+    "BACKUPS",
+    "BACK_CARDS",
     "BEAMS",
     "BEAM_CHECK_BUDGET",
     "BEAM_WIDTH",
@@ -164,6 +169,20 @@ hard deals (docs/winrates-crazy-quilt.md, *A share of each step for the narrow b
 beams keep one cap for the step: with a share each, a beam of 144 gathered up to 28 800
 positions a step and the wide restarts no longer won deals 321, 461 and 560 within 1 000 000."""
 
+BACKUPS: Final = 8
+"""How often a beam whose kept positions all died backs up (:meth:`_Beam.back_up`) before it
+gives up. Chosen on six of the deals the beams left unknown at 3 000 000 positions (24 113 495
+503 504 524; 2, 8 and 16 back-ups of 1, 2, 4 and 8 cards): only back-ups of one or two cards won
+any (495), and 8 of 2 cards won it soonest (docs/winrates-crazy-quilt.md, *Backing up instead
+of restarting*)."""
+
+BACK_CARDS: Final = 2
+"""How many stock cards a beam backs up when every kept position died."""
+
+RESERVE: Final = 4
+"""How many times its width a beam keeps of each step's positions ranked after the kept ones,
+to back up to."""
+
 _LEAST_SHARE: Final = 200
 """The fewest positions a kept position of a narrow beam may add to a step."""
 
@@ -214,8 +233,11 @@ class _Beam:
         seed: int = 0,
         checks: dict[bytes, bool] | None = None,
         diverse: bool = False,
+        backups: int = BACKUPS,
     ) -> None:
         self.width = width
+        self.backups = backups
+        """How often :meth:`run` may back up (:meth:`back_up`) before it gives up."""
         self.weights = weights
         self.seed = seed
         self.diverse = diverse
@@ -324,11 +346,21 @@ class _Beam:
         """The best ``width`` positions (the beam's width unless given) the relaxed game does
         not prove lost (a diverse beam: the best of each foundation state first, see
         :data:`PLANS`)."""
+        return self.keep_and_rest(found, width)[0]
+
+    def keep_and_rest(
+        self, found: dict[bytes, _Node] | list[_Node], width: int = 0
+    ) -> tuple[list[_Node], list[_Node]]:
+        """The positions :meth:`keep` keeps from ``found`` (a step's positions, or a list
+        already ranked), and those ranked after them, unchecked, in rank order."""
         width = width or self.width
         kept: list[_Node] = []
-        ranked = [node for _, node in sorted(found.items(), key=lambda item: -self.rank(*item))]
-        if self.diverse:
-            ranked = _best_of_each_foundation_state_first(ranked)
+        if isinstance(found, dict):
+            ranked = [node for _, node in sorted(found.items(), key=lambda item: -self.rank(*item))]
+            if self.diverse:
+                ranked = _best_of_each_foundation_state_first(ranked)
+        else:
+            ranked = found
         for index, node in enumerate(ranked):
             clears = self.search.relaxed_clears(node.stock, node.waste, node.fnd, node.left)
             self._spend(0)
@@ -337,8 +369,8 @@ class _Beam:
             kept.append(node)
             if len(kept) == width:
                 self.complete &= index == len(ranked) - 1
-                break
-        return kept
+                return kept, ranked[index + 1 :]
+        return kept, []
 
     def last_pass(self, node: _Node) -> list[str] | None:
         """A winning line from ``node`` (which just used its last redeal), or ``None``.
@@ -419,14 +451,31 @@ class _Beam:
         return found, None
 
     def run(self, start: _Node) -> list[str] | None:
-        """The beam from ``start``; a winning line or ``None``."""
+        """The beam from ``start``; a winning line or ``None``.
+
+        When every kept position has died, the beam backs up (at most ``backups`` times,
+        :data:`BACKUPS` unless the caller asked otherwise):
+        to the step :data:`BACK_CARDS` cards before, where it goes on with the positions ranked
+        just after the ones it kept there (:meth:`back_up`)."""
         layer = [start]
-        while layer:
-            found, won = self.spread(layer)
-            if won is not None:
-                return won
+        reserves: list[list[_Node]] = []
+        backups = 0
+        while True:
+            if not layer:
+                if backups >= self.backups:
+                    return None
+                backups += 1
+                kept = self.back_up(reserves)
+                if not kept:
+                    return None
+            else:
+                found, won = self.spread(layer)
+                if won is not None:
+                    return won
+                kept, rest = self.keep_and_rest(found)
+                reserves.append(rest[: self.width * RESERVE])
             layer = []
-            for node in self.keep(found):
+            for node in kept:
                 if node.stock:
                     layer.append(_turned(node))
                 elif node.waste and node.left > 0:
@@ -445,7 +494,28 @@ class _Beam:
                         line = self.last_pass(redealt)
                         if line is not None:
                             return line
-        return None
+
+    def back_up(self, reserves: list[list[_Node]]) -> list[_Node]:
+        """The next positions to go on from, after every kept position died at the last step
+        of ``reserves`` (one list per step: the positions ranked after those kept, untried):
+        the best ``width`` of them that the relaxed game does not prove lost, from the step
+        :data:`BACK_CARDS` cards back, or the nearest earlier step that has any. ``reserves``
+        is cut back to that step (and what it hands on leaves its list); none left: ``[]``.
+
+        The positions kept a few cards before a beam dies were already dead, though no check
+        could yet see it (docs/winrates-crazy-quilt.md, *Why the beams miss wins the lists
+        hold*); the ones ranked just outside the width there are the nearest untried lines,
+        cheaper to follow than a restart from the deal's start (a beam that backs up in this
+        way is a limited-discrepancy beam search)."""
+        step = len(reserves) - 1 - BACK_CARDS
+        while step >= 0:
+            del reserves[step + 1 :]
+            kept, rest = self.keep_and_rest(reserves[step])
+            reserves[step] = rest
+            if kept:
+                return kept
+            step -= 1
+        return []
 
 
 def _turned(node: _Node) -> _Node:
@@ -487,6 +557,7 @@ def beam_search(
     checks: dict[bytes, bool] | None = None,
     diverse: bool = False,
     handed: list[LastPass] | None = None,
+    backups: int = BACKUPS,
 ) -> Verdict:
     """Look for a win from ``position`` by the beam (see the module's docstring), ranking
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
@@ -504,12 +575,22 @@ def beam_search(
     to steer, and the exact search alone decides (``unknown``, no positions). ``deadline`` (a
     :func:`time.monotonic` time) is the only use of a clock, and only when given.
     ``handed``, when given, receives every position the beam hands to its last pass, in turn
-    (``bench/crazy_quilt_last_passes.py`` shows where a deal's beams get to).
+    (``bench/crazy_quilt_last_passes.py`` shows where a deal's beams get to). ``backups``: how
+    often the beam may back up when every kept position died (:data:`BACKUPS`; 0: never, the
+    beams before 2026-12-07).
     """
     if position.redeals_left == 0:
         return Verdict("unknown", [], 0)
     beam = _Beam(
-        position, max(width, 1), max(node_budget, 0), deadline, weights, seed, checks, diverse
+        position,
+        max(width, 1),
+        max(node_budget, 0),
+        deadline,
+        weights,
+        seed,
+        checks,
+        diverse,
+        max(backups, 0),
     )
     beam.handed = handed
     start = _start(position, [])
