@@ -97,6 +97,9 @@ async def play_at_random(
             event = await games.move("anna", game_id, text)
             record.play(text)
         view = expected_view(engine, record, live, clock())
+        # The live game's status, taken from the engine's view where it says one, is the
+        # engine's status of the position now (a stale one would let a lost game play on).
+        assert live.status is engine.status(record.state)
         assert event["view"] == view, f"{name}/{variant} deal {deal}, seq {event['seq']}"
         if CHANGES in event:
             assert before is not None

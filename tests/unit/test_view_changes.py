@@ -74,6 +74,38 @@ def test_a_frozen_view_thaws_into_the_same_view() -> None:
         assert thawed_view(frozen_view(view)) == view
 
 
+def test_a_frozen_view_holds_each_field_as_compact_json_and_a_longer_list_item_by_item() -> None:
+    # frozen_view writes each field by its type, lists of lists in one call of the C encoder
+    # split where the items join: whatever the way, a field is its compact JSON, and a list of
+    # two or more items its items' texts each after a newline (strings that hold "],[" or a
+    # newline, empty and mixed lists included).
+    quilt = get_game("crazy-quilt")
+    tricky = {
+        "text": "Kreuz\nBube ü",
+        "number": 3,
+        "flag": True,
+        "nothing": None,
+        "fraction": 2.5,
+        "foundations": {"S": "A"},
+        "one": [["5S"]],
+        "piles": [["JS", "],["], ["5C"], []],
+        "rows": [["6H", None], [], [None, "],[", "x\ny"]],
+        "lists_then_text": [["x"], "y"],
+        "text_then_number": ["x", 1],
+        "flags": [True, False],
+        "empty": [],
+    }
+    for view in (*cruel_views(), quilt.view_for(quilt.start(1), 0), tricky):
+        expected = {
+            key: "\n" + "\n".join(map(compact_json, value))
+            if isinstance(value, list) and len(value) > 1
+            else compact_json(value)
+            for key, value in view.items()
+        }
+        assert frozen_view(view) == expected
+        assert thawed_view(frozen_view(view)) == view
+
+
 def test_compact_json_is_what_json_dumps_writes_without_spaces_or_ascii_escapes() -> None:
     for value in (1, 2.5, None, True, "Kreuz\nBube ü", [1, "x", {"a": [None, False]}], {}, []):
         assert compact_json(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
