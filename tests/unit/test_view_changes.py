@@ -10,7 +10,13 @@ from typing import Any
 
 from spielcenter.games.base import get_game
 from spielcenter.services.common import compact_json, json_items
-from spielcenter.services.games import changes_between, frozen_view, thawed_view, view_changes
+from spielcenter.services.games import (
+    changes_between,
+    event_head_text,
+    frozen_view,
+    thawed_view,
+    view_changes,
+)
 from tests.protocol import apply_changes
 
 
@@ -104,6 +110,23 @@ def test_a_frozen_view_holds_each_field_as_compact_json_and_a_longer_list_item_b
         }
         assert frozen_view(view) == expected
         assert thawed_view(frozen_view(view)) == view
+
+
+def test_an_events_text_without_its_view_is_written_as_compact_json_writes_it() -> None:
+    # Kept for reconnects and sent with the changes: written by hand (services/games.py).
+    heads = [
+        ("0123456789abcdef0123456789abcdef", 1, "move", "2f"),
+        ('a"b\\c', 10**20, "undo", "Kreuz\nBube ü\u2028"),
+        ("", 0, "redo", ""),
+    ]
+    for game_id, seq, kind, move in heads:
+        event = {
+            "type": "event",
+            "game_id": game_id,
+            "seq": seq,
+            "event": {"kind": kind, "move": move},
+        }
+        assert event_head_text(game_id, seq, kind, move) == compact_json(event)
 
 
 def test_compact_json_is_what_json_dumps_writes_without_spaces_or_ascii_escapes() -> None:

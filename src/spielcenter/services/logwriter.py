@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -53,6 +54,16 @@ class LogWriter:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.timing: StageTimer = no_timing
+        # The SQLite file's writer has no task: a batch starts in the loop's next round after an
+        # entry came while none was in the log thread (every entry queued until then joins it,
+        # as they joined a task woken by the first), or when the thread's callback says the one
+        # in it is over.
+        self._busy = False
+        """A batch is in the log thread, or one is about to start."""
+        self._in_thread: list[Pending] = []
+        self._began = 0.0
+        self._one_by_one: deque[list[Pending]] = deque()
+        """Batches of one entry each, before anything newer: a batch refused for a taken seq."""
 
     async def write(self, entry: NewEntry, summary: dict[str, Any]) -> None:
         """Commit ``entry`` and its game's new ``summary``; raises if the commit failed."""
@@ -65,12 +76,49 @@ class LogWriter:
     async def _queue(self, entry: NewEntry | NewTableEntry, summary: dict[str, Any]) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((entry, summary, done))
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run(), name="spielcenter-log-writer")
-        self._wake.set()
+        if self.sqlite is not None:
+            if not self._busy:
+                self._busy = True
+                asyncio.get_running_loop().call_soon(self._write_next)
+        else:
+            if self._task is None or self._task.done():
+                self._task = asyncio.create_task(self._run(), name="spielcenter-log-writer")
+            self._wake.set()
         await done
 
+    def _write_next(self) -> None:
+        """Hand the next batch to the SQLite log thread (none is in it), if one is waiting."""
+        assert self.sqlite is not None
+        while True:
+            if self._one_by_one:
+                batch = self._one_by_one.popleft()
+            else:
+                batch, self._pending = self._pending, []
+            if not batch:
+                self._busy = False
+                return
+            self._in_thread, self._began = batch, time.perf_counter()
+            entries, tables = _parts(batch)
+            try:
+                self.sqlite.start_append(entries, tables, self._written)
+                return
+            except Exception as exc:  # its statements could not be made: nothing was written
+                _fail(batch, exc)
+
+    def _written(self, error: BaseException | None) -> None:
+        """The log thread's callback: the batch in it is committed (``error`` ``None``) or not."""
+        batch, self._in_thread = self._in_thread, []
+        if error is None:
+            self._committed(batch, self._began)
+        elif isinstance(error, IntegrityError) and len(batch) > 1:
+            # As _commit does: only the entry whose seq was taken is refused.
+            self._one_by_one.extend([pending] for pending in batch)
+        else:
+            _fail(batch, error)
+        self._write_next()
+
     async def _run(self) -> None:
+        """The writer's task, through the engine (any database but a SQLite file)."""
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -81,16 +129,12 @@ class LogWriter:
     async def _commit(self, batch: list[Pending]) -> None:
         began = time.perf_counter()
         try:
-            entries = [(e, summary) for e, summary, _ in batch if isinstance(e, NewEntry)]
-            tables = [e for e, _, _ in batch if isinstance(e, NewTableEntry)]
-            if self.sqlite is not None:
-                await self.sqlite.append(entries, tables)
-            else:
-                async with self.engine.begin() as connection:
-                    if entries:
-                        await append_entries(connection, entries)
-                    if tables:
-                        await append_table_entries(connection, tables)
+            entries, tables = _parts(batch)
+            async with self.engine.begin() as connection:
+                if entries:
+                    await append_entries(connection, entries)
+                if tables:
+                    await append_table_entries(connection, tables)
         except IntegrityError as exc:
             # An entry whose seq another server process wrote first (services/games.py, "one
             # writer"): only that one is refused, so write the batch one entry at a time.
@@ -103,6 +147,10 @@ class LogWriter:
         except Exception as exc:  # every entry of the batch failed alike (disk, database gone)
             _fail(batch, exc)
             return
+        self._committed(batch, began)
+
+    def _committed(self, batch: list[Pending], began: float) -> None:
+        """Tell the waiters of a committed batch."""
         self.timing("db_commit", (time.perf_counter() - began) * 1000)
         self.timing("batch_entries", len(batch))
         if self.sqlite is not None:
@@ -131,7 +179,16 @@ class LogWriter:
             self.sqlite.close()
 
 
-def _fail(batch: list[Pending], exc: Exception) -> None:
+def _parts(
+    batch: list[Pending],
+) -> tuple[list[tuple[NewEntry, dict[str, Any]]], list[NewTableEntry]]:
+    """A batch's patience entries with their summaries, and its tables' decisions."""
+    entries = [(e, summary) for e, summary, _ in batch if isinstance(e, NewEntry)]
+    tables = [e for e, _, _ in batch if isinstance(e, NewTableEntry)]
+    return entries, tables
+
+
+def _fail(batch: list[Pending], exc: BaseException) -> None:
     for _, _, done in batch:
         if not done.done():
             done.set_exception(exc)

@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from queue import SimpleQueue
 from typing import Any
 
@@ -77,17 +77,33 @@ class SqliteLogAppender:
         self._dialect = dialect
         self._summary_types: dict[tuple[str, ...], list[Processor]] = {}
 
-    async def append(
+    def start_append(
         self,
         entries: Sequence[tuple[NewEntry, dict[str, Any]]],
-        tables: Sequence[NewTableEntry] = (),
+        tables: Sequence[NewTableEntry],
+        then: Callable[[BaseException | None], None],
     ) -> None:
         """Commit the entries and summaries, and the tables' decisions with their clocks, in
-        one transaction; an entry whose ``(game, seq)`` or ``(table, seq)`` is taken raises
-        SQLAlchemy's :class:`IntegrityError`, as the engine would."""
+        one transaction in the log thread; ``then`` is called in the event loop with ``None``
+        once they are committed, or with the error (an entry whose ``(game, seq)`` or
+        ``(table, seq)`` is taken: SQLAlchemy's :class:`IntegrityError`, as the engine would
+        raise).
+
+        No future and no task: one callback into the loop per batch. A coroutine awaiting the
+        commit was a task woken through a future, and the log writer's own task woken through
+        an event for every batch (a quiet server commits batches of one entry, so each paid
+        that once; docs/performance.md, "A patience entry's answer, cut again")."""
         statements = self._statements(entries) if entries else []
         statements += self._table_statements(tables) if tables else []
-        await self._thread.run(self._write, statements)
+        self._thread.call_back(self._write, partial(self._appended, then), statements)
+
+    def _appended(
+        self, then: Callable[[BaseException | None], None], error: BaseException | None
+    ) -> None:
+        self._checkpoint_if_due()
+        then(error)
+
+    def _checkpoint_if_due(self) -> None:
         now = time.monotonic()
         if now >= self._checkpoint_due and not self._checkpointing:
             self._checkpoint_due, self._checkpointing = now + CHECKPOINT_EVERY_S, True
@@ -303,6 +319,18 @@ class Worker:
 
         self._put((call, args, settle))
         return done
+
+    def call_back(
+        self, call: Callable[..., None], then: Callable[[BaseException | None], None], *args: Any
+    ) -> None:
+        """Run ``call(*args)`` in the thread, then ``then(error)`` in the running event loop
+        (``error`` ``None`` when it returned): :meth:`run` without a future."""
+        loop = asyncio.get_running_loop()
+
+        def settle(error: BaseException | None) -> None:
+            loop.call_soon_threadsafe(then, error)
+
+        self._put((call, args, settle))
 
     def start(self, call: Callable[[], None]) -> None:
         """Run ``call()`` in the thread and wait for nothing (its errors are its own)."""
