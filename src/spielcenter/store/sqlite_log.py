@@ -33,7 +33,7 @@ import concurrent.futures
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache, partial
 from queue import SimpleQueue
@@ -71,11 +71,11 @@ class SqliteLogAppender:
         self._checkpointing = False
         self.checkpoints_ms: list[float] = []
         """How long each checkpoint took (the server's latency trace takes them)."""
-        self._entry_types = _processors(GameEntry, ENTRY_COLUMNS, dialect)
-        self._table_entry_types = _processors(TableEntry, TABLE_ENTRY_COLUMNS, dialect)
-        self._clock_types = _processors(SeatClock, CLOCK_COLUMNS, dialect)
+        self._entry_types = _converters(GameEntry, ENTRY_COLUMNS, dialect)
+        self._table_entry_types = _converters(TableEntry, TABLE_ENTRY_COLUMNS, dialect)
+        self._clock_types = _converters(SeatClock, CLOCK_COLUMNS, dialect)
         self._dialect = dialect
-        self._summary_types: dict[tuple[str, ...], list[Processor]] = {}
+        self._summary_types: dict[tuple[str, ...], Converters] = {}
 
     def start_append(
         self,
@@ -156,7 +156,7 @@ class SqliteLogAppender:
         columns = tuple(entries[0][1])
         types = self._summary_types.get(columns)
         if types is None:
-            types = _processors(GameRecord, columns, self._dialect)
+            types = _converters(GameRecord, columns, self._dialect)
             self._summary_types[columns] = types
         statements: list[Statement] = []
         for start in range(0, len(entries), ROWS_PER_STATEMENT):
@@ -236,7 +236,7 @@ ROWS_PER_STATEMENT = 200
 
 def _update(
     columns: Sequence[str],
-    summaries: dict[str, tuple[Any, ...]],
+    summaries: Mapping[str, Sequence[Any]],
     table: str = GameRecord.__tablename__,
 ) -> Statement:
     """One ``UPDATE`` of the games (or tables) of a batch, each column a ``CASE`` over their
@@ -291,13 +291,25 @@ def datetime_text(value: datetime) -> str:
     return value.isoformat(" ", "microseconds")[:26]
 
 
-def _bound(values: Sequence[Any], processors: list[Processor]) -> tuple[Any, ...]:
-    return tuple(
-        [
-            value if process is None or value is None else process(value)
-            for value, process in zip(values, processors, strict=True)
-        ]
-    )
+Converters = list[tuple[int, Callable[[Any], Any]]]
+"""The columns whose values a processor turns into what SQLite stores: ``(index, processor)``."""
+
+
+def _converters(model: Any, columns: Sequence[str], dialect: Dialect) -> Converters:
+    """The :func:`_processors` of the columns that have one, by their place in ``columns``."""
+    processors = _processors(model, columns, dialect)
+    return [(index, process) for index, process in enumerate(processors) if process is not None]
+
+
+def _bound(values: Sequence[Any], converters: Converters) -> list[Any]:
+    """A row's values as SQLite stores them: only the columns with a processor are visited (an
+    entry has one, its game's summary two, of five)."""
+    row = list(values)
+    for index, process in converters:
+        value = row[index]
+        if value is not None:
+            row[index] = process(value)
+    return row
 
 
 class Worker:
