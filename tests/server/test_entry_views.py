@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from spielcenter.games.base import Game, Record, Status
+from spielcenter.services.common import compact_json
 from spielcenter.services.games import CHANGES, GameService, LiveGame, public_deal
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 from spielcenter.store.models import Account
@@ -97,11 +98,17 @@ async def play_at_random(
             event = await games.move("anna", game_id, text)
             record.play(text)
         view = expected_view(engine, record, live, clock())
+        # The live game's status, taken from the engine's view where it says one, is the
+        # engine's status of the position now (a stale one would let a lost game play on).
+        assert live.status is engine.status(record.state)
         assert event["view"] == view, f"{name}/{variant} deal {deal}, seq {event['seq']}"
         if CHANGES in event:
             assert before is not None
             assert apply_changes(before, event[CHANGES]) == view
             with_changes += 1
+        # The text a socket that asked for changes is sent: the event with them, without its view.
+        sent = compact_json({key: value for key, value in event.items() if key != "view"})
+        assert event.compact == (sent if CHANGES in event else None)
         before = view
     return with_changes
 

@@ -133,6 +133,10 @@ def test_a_time_is_stored_as_sqlalchemy_would_store_it() -> None:
         datetime(2026, 12, 7, 1, 2, 3, tzinfo=UTC),  # no microseconds
         datetime(2026, 1, 1, 23, 59, 59, 999_999),  # naive
         datetime(987, 6, 5, 4, 3, 2, 1, tzinfo=timezone(timedelta(hours=2))),  # year < 1000
+        datetime(1, 1, 1),  # the first and the last a datetime can be, one behind UTC
+        datetime(
+            9999, 12, 31, 23, 59, 59, 999_999, tzinfo=timezone(timedelta(hours=-5, minutes=-30))
+        ),
     ]
     for moment in moments:
         assert datetime_text(moment) == sqlalchemy_text(moment)

@@ -175,7 +175,7 @@ async def test_a_patience_batch_waits_for_one_tables_transaction_not_for_a_queue
     # goes in after the first of them, not after the third: on SQLite the tables' queue and
     # the group commit take turns (a hundred tables created or ending at once would otherwise
     # hold every player's entry for as long as all of theirs take).
-    if world.games.writer.turn is None:
+    if not world.games.writer.takes_turns:
         pytest.skip("SQLite's one write lock: PostgreSQL's writers do not wait for each other")
     world.tables.timing = lambda stage, value: world.stages.append((stage, value))
     world.stages.clear()

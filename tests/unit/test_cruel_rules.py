@@ -323,6 +323,32 @@ def test_a_finished_game_takes_no_more_moves():
         CLASSIC.play(dead_layout(moved=False), "1f")
 
 
+def test_a_won_game_takes_no_more_moves_and_says_so():
+    # A card move that fits the layout is allowed without asking the status (it shows that the
+    # game goes on); a won game has no card left to fit, and its refusal names the end.
+    won = CLASSIC.decode(
+        {
+            "variant": "classic",
+            "deal": 1,
+            "piles": [[]] * 12,
+            "foundations": {"S": "K", "H": "K", "D": "K", "C": "K"},
+            "redeals": 0,
+            "moved": True,
+        }
+    )
+    for text in ("1f", "1>2", "r"):
+        with pytest.raises(IllegalMoveError, match=r"the game is over \(won\)"):
+            CLASSIC.play(won, text)
+
+
+def test_every_refusal_of_a_lost_game_names_the_end_before_the_layout():
+    # Whether or not the move would fit the layout (none can: no card moves).
+    moves = [CruelMove(1, None), CruelMove(2, 3), CruelMove(1, 1), CruelMove(13, None), REDEAL]
+    for move in moves:
+        with pytest.raises(IllegalMoveError, match=r"the game is over \(lost\)"):
+            CLASSIC.check(dead_layout(moved=False), move)
+
+
 # -- Variant: redeal only when stuck --------------------------------------------------------------
 
 

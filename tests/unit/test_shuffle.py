@@ -26,6 +26,13 @@ def test_a_shuffle_is_a_permutation_of_its_input():
     assert sorted(shuffled(deck, 99)) == sorted(deck)
 
 
+def test_the_deck_is_the_52_cards_in_order_in_a_list_of_its_own_each_time():
+    deck = standard_deck()
+    assert deck == [Card(rank, suit) for suit in "SHDC" for rank in range(1, 14)]
+    deck.reverse()  # a caller's list: changing it changes no other deck
+    assert standard_deck()[0] == Card(1, "S")
+
+
 def test_below_never_reaches_its_bound():
     rng = SplitMix64(7)
     assert all(0 <= rng.below(n) < n for n in range(1, 200) for _ in range(5))

@@ -62,9 +62,17 @@ class Card(NamedTuple):
         return rank + SUIT_SYMBOLS[self.suit]
 
 
+_DECK = tuple(Card(rank, suit) for suit in SUITS for rank in range(ACE, KING + 1))
+
+
 def standard_deck() -> list[Card]:
-    """The 52 cards in the fixed unshuffled order: suits ``S H D C``, each ace to king."""
-    return [Card(rank, suit) for suit in SUITS for rank in range(ACE, KING + 1)]
+    """The 52 cards in the fixed unshuffled order: suits ``S H D C``, each ace to king.
+
+    The same 52 objects every time: a position dealt from them finds its cards in the tables
+    the engines keep by card (the successor of a card, its notation) at the first key compared,
+    where an equal card made anew is compared field by field (a Cruel view looks up all 48).
+    """
+    return list(_DECK)
 
 
 def encode_foundations(tops: Sequence[int]) -> dict[str, str]:

@@ -18,6 +18,7 @@ pile 7) and ``r`` (redeal); ``docs/notation-cruel.md`` has the details.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -56,8 +57,10 @@ PILE_SIZE = 4
 ROW = 6
 
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
-_SUCCESSOR = {card: Card(card.rank + 1, card.suit) for card in standard_deck() if card.rank < KING}
-"""The card each card is built on: the next higher card of its suit (kings have none)."""
+_DECK = standard_deck()
+_SUCCESSOR = {card: higher for card, higher in itertools.pairwise(_DECK) if card.rank < KING}
+"""The card each card is built on: the next higher card of its suit (kings have none); the
+deck's own cards (see :func:`standard_deck`), as a position's are."""
 _CARD_TEXT = {card: str(card) for card in standard_deck()}
 """Each card's notation, written once: a view writes all 48 cards of the layout."""
 
@@ -173,6 +176,21 @@ REDEAL = CruelMove()
 """The redeal ``r``."""
 
 
+def _moves_by_code() -> tuple[list[CruelMove], list[str]]:
+    moves = [REDEAL] * ((PILES + 1) << 4)
+    for source in range(1, PILES + 1):
+        for target in (None, *range(1, PILES + 1)):
+            if target != source:
+                moves[source << 4 | (target or 0)] = CruelMove(source, target)
+    return moves, [str(move) for move in moves]
+
+
+_MOVE_OF_CODE, _TEXT_OF_CODE = _moves_by_code()
+"""Every card move made once, and its notation, by its code ``source << 4 | target`` (target 0:
+the foundation): a position's moves are found as codes (:meth:`Cruel.card_move_codes`), and a
+view writes their notation without making a move or formatting one."""
+
+
 def _pile_number(text: str) -> int:
     number = int(text)
     if not 1 <= number <= PILES:
@@ -245,24 +263,36 @@ class Cruel(Game[CruelState, CruelMove]):
 
     def card_moves(self, state: CruelState) -> list[CruelMove]:
         """Every legal move of a card (or run), pile 1 first; a pile's foundation move first."""
+        return list(map(_MOVE_OF_CODE.__getitem__, self.card_move_codes(state)))
+
+    def card_move_codes(self, state: CruelState) -> list[int]:
+        """:meth:`card_moves` as codes ``source << 4 | target`` (target 0: the foundation)."""
         foundations = state.foundations
         piles = state.piles
-        # Where each top card lies, so that a card finds its building target at once.
-        tops = {pile[-1]: number for number, pile in enumerate(piles, 1) if pile}
-        moves = []
+        # Where each top card lies, so that a card finds its building target at once (a king's
+        # successor, None, lies nowhere).
+        tops: dict[Card | None, int] = {
+            pile[-1]: number for number, pile in enumerate(piles, 1) if pile
+        }
+        runs = self.moves_runs
+        codes = []
         for number, pile in enumerate(piles, 1):
             if not pile:
                 continue
             card = pile[-1]
+            source = number << 4
             if foundations[_SUIT_INDEX[card.suit]] == card.rank - 1:
-                moves.append(CruelMove(number, None))
-            bases = pile[-self.run_length(pile) :] if self.moves_runs else (card,)
-            for base in reversed(bases):
-                successor = _SUCCESSOR.get(base)
-                target = None if successor is None else tops.get(successor)
-                if target is not None:
-                    moves.append(CruelMove(number, target))
-        return moves
+                codes.append(source)
+            if runs:
+                for base in reversed(pile[-self.run_length(pile) :]):
+                    target = tops.get(_SUCCESSOR.get(base))
+                    if target is not None:
+                        codes.append(source | target)
+                continue
+            target = tops.get(_SUCCESSOR.get(card))
+            if target is not None:
+                codes.append(source | target)
+        return codes
 
     def can_move_a_card(self, state: CruelState) -> bool:
         """Whether any card (or run) can move now: :meth:`card_moves` without building the list,
@@ -315,6 +345,12 @@ class Cruel(Game[CruelState, CruelMove]):
         """Raise :class:`IllegalMoveError` saying why ``move`` is not allowed now."""
         if seat != 0:
             raise IllegalMoveError(f"{move}: Cruel has one seat, 0, not {seat}")
+        if move.source is not None:
+            refusal = self._card_refusal(state, move)
+            if refusal is None:
+                # A card that moves lies on the layout (not won) and can move (not lost): the
+                # game goes on, without asking the status (a server checks every move).
+                return
         current = self.status(state)
         if current is not Status.PLAYING:
             raise IllegalMoveError(f"{move}: the game is over ({current})")
@@ -323,40 +359,36 @@ class Cruel(Game[CruelState, CruelMove]):
             if reason is not None:
                 raise IllegalMoveError(f"r: {reason}")
             return
+        raise IllegalMoveError(refusal)
+
+    def _card_refusal(self, state: CruelState, move: CruelMove) -> str | None:
+        """Why the card move ``move`` does not fit the layout, or ``None`` when it does."""
+        assert move.source is not None
         if move.source == move.target or not 1 <= move.source <= PILES:
-            raise IllegalMoveError(f"{move}: not a move between two of piles 1–{PILES}")
+            return f"{move}: not a move between two of piles 1–{PILES}"
         card = state.top(move.source)
         if card is None:
-            raise IllegalMoveError(f"{move}: pile {move.source} is empty")
+            return f"{move}: pile {move.source} is empty"
         if move.target is None:
-            self._check_foundation(state, move, card)
-        else:
-            self._check_building(state, move)
-
-    def _check_foundation(self, state: CruelState, move: CruelMove, card: Card) -> None:
-        needed = state.foundation(card.suit) + 1
-        if card.rank != needed:
-            raise IllegalMoveError(
+            needed = state.foundation(card.suit) + 1
+            if card.rank == needed:
+                return None
+            return (
                 f"{move}: {card} cannot go to its foundation: the {SUIT_NAMES[card.suit]} "
                 f"foundation takes {Card(needed, card.suit)} next"
             )
-
-    def _check_building(self, state: CruelState, move: CruelMove) -> None:
-        assert move.source is not None and move.target is not None
         if not 1 <= move.target <= PILES:
-            raise IllegalMoveError(f"{move}: there is no pile {move.target}")
+            return f"{move}: there is no pile {move.target}"
         goal = state.top(move.target)
         if goal is None:
-            raise IllegalMoveError(
-                f"{move}: pile {move.target} is empty, and empty piles stay empty"
-            )
-        if self._fitting_length(state.piles[move.source - 1], goal) == 0:
-            card = state.piles[move.source - 1][-1]
-            what = "a card or a run of one suit" if self.moves_runs else "a card"
-            raise IllegalMoveError(
-                f"{move}: {card} does not fit on {goal}: "
-                f"{what} goes on the next higher card of its suit"
-            )
+            return f"{move}: pile {move.target} is empty, and empty piles stay empty"
+        if self._fitting_length(state.piles[move.source - 1], goal) > 0:
+            return None
+        what = "a card or a run of one suit" if self.moves_runs else "a card"
+        return (
+            f"{move}: {card} does not fit on {goal}: "
+            f"{what} goes on the next higher card of its suit"
+        )
 
     def _fitting_length(self, pile: Pile, goal: Card) -> int:
         """How many top cards of ``pile`` move onto ``goal``: the part of the top run (a single
@@ -425,27 +457,31 @@ class Cruel(Game[CruelState, CruelMove]):
 
     def view_for(self, state: CruelState, seat: Seat | None = 0) -> JSON:
         """What anyone sees (nothing is hidden), with the status and the legal moves."""
-        legal = self.legal_moves(state)
+        won = state.is_won
+        codes = [] if won else self.card_move_codes(state)
+        legal = list(map(_TEXT_OF_CODE.__getitem__, codes))
+        if not won and self.redeal_refusal(state, self._moves_of(codes)) is None:
+            legal.append(str(REDEAL))
+        text = _CARD_TEXT.__getitem__
         return {
             "game": self.name,
             "variant": state.variant,
             "deal": state.deal,
-            "piles": [[_CARD_TEXT[card] for card in pile] for pile in state.piles],
+            "piles": [list(map(text, pile)) for pile in state.piles],
             "foundations": encode_foundations(state.foundations),
-            "status": str(self._status_of_moves(state, legal)),
+            # A game not won goes on exactly while a move is left, a card's or the redeal (when
+            # no card can move, every variant's reason to refuse the redeal is the one
+            # :meth:`status` asks about).
+            "status": str(Status.WON if won else Status.PLAYING if legal else Status.LOST),
             "redeals": state.redeals,
             "redeals_left": self.redeals_left(state),
-            "legal": [str(move) for move in legal],
+            "legal": legal,
         }
 
-    def _status_of_moves(self, state: CruelState, legal: list[CruelMove]) -> Status:
-        """:meth:`status` from the position's legal moves, already at hand (a server builds a
-        view for every entry): a game not won goes on exactly while a move is left, a card's or
-        the redeal (when no card can move, every variant's reason to refuse the redeal is the
-        one :meth:`status` asks about)."""
-        if state.is_won:
-            return Status.WON
-        return Status.PLAYING if legal else Status.LOST
+    def _moves_of(self, codes: list[int]) -> list[CruelMove]:
+        """The card moves of :meth:`card_move_codes`, for :meth:`redeal_refusal` (only the
+        variant "stuck" reads them)."""
+        return list(map(_MOVE_OF_CODE.__getitem__, codes))
 
     def render(self, state: CruelState, seat: Seat | None = 0) -> str:
         """The layout for people: two rows of six piles (fanned downwards, top card last),

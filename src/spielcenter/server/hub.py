@@ -22,7 +22,7 @@ from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from spielcenter.services.common import compact_json
-from spielcenter.services.games import CHANGES
+from spielcenter.services.games import CHANGES, Event
 from spielcenter.services.sessions import Login
 from spielcenter.settings import Settings
 
@@ -195,7 +195,9 @@ class _EventForms:
 
     def __init__(self, event: dict[str, Any]) -> None:
         self.event = event
-        self.encoded: dict[bool, str] = {}
+        # The game service writes the form with changes itself (services/games.py, Event).
+        compact = event.compact if isinstance(event, Event) else None
+        self.encoded: dict[bool, str] = {} if compact is None else {True: compact}
 
     @property
     def whole(self) -> dict[str, Any]:
@@ -262,7 +264,8 @@ def encode(message: dict[str, Any]) -> str:
 def text_with_ref(text: str, ref: Any) -> str:
     """An encoded message with the ``ref`` of the client message it answers, added at its end
     (an encoded message is a JSON object: it ends with ``}``)."""
-    return f'{text[:-1]},"ref":{compact_json(ref)}}}'
+    written = str(ref) if type(ref) is int else compact_json(ref)  # a client's id: mostly a number
+    return f'{text[:-1]},"ref":{written}}}'
 
 
 def with_ref(message: dict[str, Any], ref: Any) -> dict[str, Any]:

@@ -63,7 +63,9 @@ _chunks: Callable[[Any, int], Any] | None = (
 """The standard library's C encoder, made once: ``json.dumps`` makes one for every call, and a
 frozen view is about twenty calls."""
 _text_slowly = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-_string_text = json.encoder.encode_basestring
+string_json: Callable[[str], str] = json.encoder.encode_basestring
+"""A string as :func:`compact_json` writes it (in C)."""
+_string_text = string_json
 
 
 def compact_json(value: Any) -> str:

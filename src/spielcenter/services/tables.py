@@ -247,7 +247,7 @@ class TableService:
         bind = sessionmaker.kw.get("bind")
         sqlite = bind is not None and bind.dialect.name == "sqlite"
         self._one_writer: asyncio.Lock | None = asyncio.Lock() if sqlite else None
-        self._turn = writer.turn
+        self._turn = writer.turn if writer.takes_turns else None
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:
@@ -255,7 +255,7 @@ class TableService:
         turn with the log writer's batches)."""
         asked = time.perf_counter()
         queue, turn = self._one_writer, self._turn
-        async with queue or contextlib.nullcontext(), turn or contextlib.nullcontext():
+        async with queue or contextlib.nullcontext(), turn() if turn else contextlib.nullcontext():
             self.timing("table_lock_wait", (time.perf_counter() - asked) * 1000)
             async with self.sessionmaker.begin() as db:
                 yield db

@@ -33,9 +33,9 @@ import concurrent.futures
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from queue import SimpleQueue
 from typing import Any
 
@@ -71,23 +71,39 @@ class SqliteLogAppender:
         self._checkpointing = False
         self.checkpoints_ms: list[float] = []
         """How long each checkpoint took (the server's latency trace takes them)."""
-        self._entry_types = _processors(GameEntry, ENTRY_COLUMNS, dialect)
-        self._table_entry_types = _processors(TableEntry, TABLE_ENTRY_COLUMNS, dialect)
-        self._clock_types = _processors(SeatClock, CLOCK_COLUMNS, dialect)
+        self._entry_types = _converters(GameEntry, ENTRY_COLUMNS, dialect)
+        self._table_entry_types = _converters(TableEntry, TABLE_ENTRY_COLUMNS, dialect)
+        self._clock_types = _converters(SeatClock, CLOCK_COLUMNS, dialect)
         self._dialect = dialect
-        self._summary_types: dict[tuple[str, ...], list[Processor]] = {}
+        self._summary_types: dict[tuple[str, ...], Converters] = {}
 
-    async def append(
+    def start_append(
         self,
         entries: Sequence[tuple[NewEntry, dict[str, Any]]],
-        tables: Sequence[NewTableEntry] = (),
+        tables: Sequence[NewTableEntry],
+        then: Callable[[BaseException | None], None],
     ) -> None:
         """Commit the entries and summaries, and the tables' decisions with their clocks, in
-        one transaction; an entry whose ``(game, seq)`` or ``(table, seq)`` is taken raises
-        SQLAlchemy's :class:`IntegrityError`, as the engine would."""
+        one transaction in the log thread; ``then`` is called in the event loop with ``None``
+        once they are committed, or with the error (an entry whose ``(game, seq)`` or
+        ``(table, seq)`` is taken: SQLAlchemy's :class:`IntegrityError`, as the engine would
+        raise).
+
+        No future and no task: one callback into the loop per batch. A coroutine awaiting the
+        commit was a task woken through a future, and the log writer's own task woken through
+        an event for every batch (a quiet server commits batches of one entry, so each paid
+        that once; docs/performance.md, "A patience entry's answer, cut again")."""
         statements = self._statements(entries) if entries else []
         statements += self._table_statements(tables) if tables else []
-        await self._thread.run(self._write, statements)
+        self._thread.call_back(self._write, partial(self._appended, then), statements)
+
+    def _appended(
+        self, then: Callable[[BaseException | None], None], error: BaseException | None
+    ) -> None:
+        self._checkpoint_if_due()
+        then(error)
+
+    def _checkpoint_if_due(self) -> None:
         now = time.monotonic()
         if now >= self._checkpoint_due and not self._checkpointing:
             self._checkpoint_due, self._checkpointing = now + CHECKPOINT_EVERY_S, True
@@ -140,7 +156,7 @@ class SqliteLogAppender:
         columns = tuple(entries[0][1])
         types = self._summary_types.get(columns)
         if types is None:
-            types = _processors(GameRecord, columns, self._dialect)
+            types = _converters(GameRecord, columns, self._dialect)
             self._summary_types[columns] = types
         statements: list[Statement] = []
         for start in range(0, len(entries), ROWS_PER_STATEMENT):
@@ -220,7 +236,7 @@ ROWS_PER_STATEMENT = 200
 
 def _update(
     columns: Sequence[str],
-    summaries: dict[str, tuple[Any, ...]],
+    summaries: Mapping[str, Sequence[Any]],
     table: str = GameRecord.__tablename__,
 ) -> Statement:
     """One ``UPDATE`` of the games (or tables) of a batch, each column a ``CASE`` over their
@@ -269,17 +285,31 @@ def _processors(model: Any, columns: Sequence[str], dialect: Dialect) -> list[Pr
 
 def datetime_text(value: datetime) -> str:
     """A datetime as SQLAlchemy's SQLite ``DATETIME`` stores it: ``YYYY-MM-DD HH:MM:SS.ffffff``,
-    the wall time without its zone (tests/server/test_game_log.py compares the two)."""
-    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
+    the wall time without its zone (tests/server/test_game_log.py compares the two): the first
+    26 characters of its ``isoformat``, which writes the zone's offset after them (a year is
+    written with four digits), without a copy of the datetime made first."""
+    return value.isoformat(" ", "microseconds")[:26]
 
 
-def _bound(values: Sequence[Any], processors: list[Processor]) -> tuple[Any, ...]:
-    return tuple(
-        [
-            value if process is None or value is None else process(value)
-            for value, process in zip(values, processors, strict=True)
-        ]
-    )
+Converters = list[tuple[int, Callable[[Any], Any]]]
+"""The columns whose values a processor turns into what SQLite stores: ``(index, processor)``."""
+
+
+def _converters(model: Any, columns: Sequence[str], dialect: Dialect) -> Converters:
+    """The :func:`_processors` of the columns that have one, by their place in ``columns``."""
+    processors = _processors(model, columns, dialect)
+    return [(index, process) for index, process in enumerate(processors) if process is not None]
+
+
+def _bound(values: Sequence[Any], converters: Converters) -> list[Any]:
+    """A row's values as SQLite stores them: only the columns with a processor are visited (an
+    entry has one, its game's summary two, of five)."""
+    row = list(values)
+    for index, process in converters:
+        value = row[index]
+        if value is not None:
+            row[index] = process(value)
+    return row
 
 
 class Worker:
@@ -303,6 +333,18 @@ class Worker:
 
         self._put((call, args, settle))
         return done
+
+    def call_back(
+        self, call: Callable[..., None], then: Callable[[BaseException | None], None], *args: Any
+    ) -> None:
+        """Run ``call(*args)`` in the thread, then ``then(error)`` in the running event loop
+        (``error`` ``None`` when it returned): :meth:`run` without a future."""
+        loop = asyncio.get_running_loop()
+
+        def settle(error: BaseException | None) -> None:
+            loop.call_soon_threadsafe(then, error)
+
+        self._put((call, args, settle))
 
     def start(self, call: Callable[[], None]) -> None:
         """Run ``call()`` in the thread and wait for nothing (its errors are its own)."""
