@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi import FastAPI
@@ -197,3 +198,26 @@ def test_unknown_settings_or_values_are_refused_and_change_nothing(
 def test_login_attempts_are_rate_limited_per_address(client: TestClient) -> None:
     codes = [login(client, f"Name{n}").status_code for n in range(6)]
     assert codes == [401] * 5 + [429]
+
+
+def test_two_settings_saved_at_the_same_moment_are_both_kept(client: TestClient) -> None:
+    # The table's gear saves each switch as it is flipped (PUT /api/settings with that one
+    # setting): two flips a moment apart reach the server together, and each is merged into
+    # what the other wrote, never over it (a lost update kept her sounds on after a reload).
+    headers = csrf(client)
+    pairs = [
+        ({"sounds": flag}, {"table_theme": theme})
+        for flag, theme in [(False, "linen"), (True, "lamp")] * 5
+    ]
+    with ThreadPoolExecutor(max_workers=2) as both:
+        for first, second in pairs:
+            answers = list(
+                both.map(
+                    lambda body: client.put("/api/settings", json=body, headers=headers),
+                    (first, second),
+                )
+            )
+            assert [a.status_code for a in answers] == [200, 200]
+            settings = me(client)["settings"]
+            assert settings["sounds"] is first["sounds"], (first, second, settings)
+            assert settings["table_theme"] == second["table_theme"], (first, second, settings)

@@ -6,6 +6,7 @@ Names are text and only text, unique in their folded form and written in one scr
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -64,6 +65,10 @@ class AccountService:
         self.sessions = sessions
         self.clock = clock
         self.passwords = PasswordHashing(hasher or PasswordHasher(), hash_workers)
+        # Settings are merged one request at a time: the gear saves each switch as it is
+        # flipped, and two saves read at once would each write their merge over the other's (a
+        # lost update). Across processes (PostgreSQL) the account's row lock does the same.
+        self._merging = asyncio.Lock()
 
     def close(self) -> None:
         """Stop the password hashing threads."""
@@ -124,8 +129,8 @@ class AccountService:
 
     async def update_settings(self, login: Login, changes: dict[str, Any]) -> dict[str, Any]:
         """Merge already validated ``changes`` into the account's settings; the new settings."""
-        async with self.sessionmaker.begin() as db:
-            account = await AccountRepository(db).get(login.account_id)
+        async with self._merging, self.sessionmaker.begin() as db:
+            account = await AccountRepository(db).get(login.account_id, for_update=True)
             if account is None:
                 raise ServiceError("not_found", "this account no longer exists")
             # A new dict, so SQLAlchemy sees the JSON column change.

@@ -56,9 +56,10 @@ class AccountRepository:
     def __init__(self, db: AsyncSession) -> None:
         self.db = db
 
-    async def get(self, account_id: str) -> Account | None:
-        """The account with this id, if any."""
-        return await self.db.get(Account, account_id)
+    async def get(self, account_id: str, *, for_update: bool = False) -> Account | None:
+        """The account with this id, if any (``for_update``: its row locked until the
+        transaction ends, where the database has row locks: PostgreSQL)."""
+        return await self.db.get(Account, account_id, with_for_update=for_update)
 
     async def by_name_key(self, name_key: str) -> Account | None:
         """The account whose case-folded name is ``name_key``, if any."""
