@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -12,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from spielcenter.services.accounts import normalise_name
 from spielcenter.settings import Settings
+from spielcenter.store.repositories import AccountRepository
 
 from .conftest import claim, csrf, database_rows, login, me, new_game
 
@@ -221,3 +224,36 @@ def test_two_settings_saved_at_the_same_moment_are_both_kept(client: TestClient)
             settings = me(client)["settings"]
             assert settings["sounds"] is first["sounds"], (first, second, settings)
             assert settings["table_theme"] == second["table_theme"], (first, second, settings)
+
+
+def test_a_save_of_one_account_keeps_no_other_accounts_save_waiting(
+    make_client: Callable[..., TestClient], app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Saves are merged one at a time per account, not for everyone: while Anna's save is held
+    # in the middle of its merge, Bea's goes through (a flood of one account's saves would
+    # otherwise keep every player's settings waiting).
+    anna, bea = make_client(app), make_client(app)
+    anna_id, _ = me(anna)["id"], me(bea)
+    held, release = threading.Event(), threading.Event()
+    get = AccountRepository.get
+
+    async def slow_for_anna(self: AccountRepository, account_id: str, **kw: bool) -> object:
+        if account_id == anna_id and kw.get("for_update"):
+            held.set()
+            for _ in range(500):  # held until Bea's save is answered, 5 s at most
+                if release.is_set():
+                    break
+                await asyncio.sleep(0.01)
+        return await get(self, account_id, **kw)
+
+    monkeypatch.setattr(AccountRepository, "get", slow_for_anna)
+    with ThreadPoolExecutor(max_workers=1) as aside:
+        annas = aside.submit(anna.put, "/api/settings", json={"sounds": False}, headers=csrf(anna))
+        assert held.wait(10)
+        try:
+            answer = bea.put("/api/settings", json={"sounds": False}, headers=csrf(bea))
+            assert answer.status_code == 200 and not annas.done()
+        finally:
+            release.set()
+        assert annas.result(10).status_code == 200
+    assert me(anna)["settings"]["sounds"] is False and me(bea)["settings"]["sounds"] is False

@@ -7,6 +7,7 @@ Names are text and only text, unique in their folded form and written in one scr
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -65,10 +66,14 @@ class AccountService:
         self.sessions = sessions
         self.clock = clock
         self.passwords = PasswordHashing(hasher or PasswordHasher(), hash_workers)
-        # Settings are merged one request at a time: the gear saves each switch as it is
-        # flipped, and two saves read at once would each write their merge over the other's (a
-        # lost update). Across processes (PostgreSQL) the account's row lock does the same.
-        self._merging = asyncio.Lock()
+        # An account's settings are merged one request at a time: the gear saves each switch
+        # as it is flipped, and two saves read at once would each write their merge over the
+        # other's (a lost update). A lock per account, so that one account's flood of saves
+        # keeps nobody else's waiting; it lives while a save holds or awaits it. Across
+        # processes (PostgreSQL) the account's row lock does the same.
+        self._merging: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     def close(self) -> None:
         """Stop the password hashing threads."""
@@ -129,7 +134,8 @@ class AccountService:
 
     async def update_settings(self, login: Login, changes: dict[str, Any]) -> dict[str, Any]:
         """Merge already validated ``changes`` into the account's settings; the new settings."""
-        async with self._merging, self.sessionmaker.begin() as db:
+        merging = self._merging.setdefault(login.account_id, asyncio.Lock())
+        async with merging, self.sessionmaker.begin() as db:
             account = await AccountRepository(db).get(login.account_id, for_update=True)
             if account is None:
                 raise ServiceError("not_found", "this account no longer exists")
