@@ -25,9 +25,10 @@ SEARCHED_DEALS = range(1, 2000)
 
 RECORDER = """
 (() => {
-  // Every table.* message the page receives, with its arrival time; and the sockets, to drop one.
+  // Every table.* message the page receives, with its arrival time; every message it sends, with
+  // its sending time; and the sockets, to drop one.
   window.__sq = {
-    messages: [], sockets: [], notes: 0, contexts: 0, states: [], frame: 0, held: null,
+    messages: [], sent: [], sockets: [], notes: 0, contexts: 0, states: [], frame: 0, held: null,
   };
   // Each message notes how many notes had started when it arrived (before the page handled it),
   // and the frame it arrived before: the messages of one frame are one burst. The count goes up
@@ -53,6 +54,12 @@ RECORDER = """
           }
         } catch (error) {}
       });
+    }
+    send(data) {
+      try {
+        window.__sq.sent.push({ at: performance.now(), message: JSON.parse(data) });
+      } catch (error) {}
+      return super.send(data);
     }
     // While ``window.__sq.held`` is a list, the page's own handlers get nothing: the messages
     // wait there, as a connection that stalls holds them back, until `release_held` hands them
@@ -177,6 +184,12 @@ def record(page: Page) -> None:
 def messages(page: Page) -> list[dict[str, Any]]:
     """The recorded ``table.*`` messages: ``{"at": ms, "message": {...}}`` in arrival order."""
     recorded: list[dict[str, Any]] = page.evaluate("() => window.__sq.messages")
+    return recorded
+
+
+def sent(page: Page) -> list[dict[str, Any]]:
+    """The recorded messages the page sent: ``{"at": ms, "message": {...}}`` in sending order."""
+    recorded: list[dict[str, Any]] = page.evaluate("() => window.__sq.sent")
     return recorded
 
 

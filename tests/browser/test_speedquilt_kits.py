@@ -35,6 +35,7 @@ from .speedquilt_kits_ui import (
     notes,
     record,
     release_held,
+    sent,
     sew,
     table_id,
 )
@@ -505,8 +506,13 @@ def her_reroll(page: Page, basket: tuple[str, ...] = ()) -> None:
 
 
 def window_answer_gaps(page: Page) -> list[float]:
-    """After her reroll at a table of three computers: the seconds between her reroll and the
-    computers' answers to their windows, one after another."""
+    """After her reroll at a table of three computers: the seconds from her reroll, as the page
+    sent it, to the first computer's answer to its window as the page heard it, and between the
+    answers heard after that.
+
+    The server cannot start the first pause before her reroll reaches it, so timing from the
+    sending (not from the reroll's event coming back) keeps a late echo of her own move from
+    making the first pause look short."""
     page.wait_for_function(
         """() => {
           const heard = window.__sq.messages.map(h => h.message);
@@ -519,15 +525,21 @@ def window_answer_gaps(page: Page) -> list[float]:
     reroll = max(i for i, h in enumerate(heard) if h["message"]["entry"]["move"] == "reroll")
     answers = heard[reroll : reroll + 4]
     assert [h["message"]["entry"]["seat"] for h in answers] == [0, 1, 2, 3]
-    return [(b["at"] - a["at"]) / 1000 for a, b in pairwise(answers)]
+    sent_at = [
+        s["at"]
+        for s in sent(page)
+        if (s["message"]["type"], s["message"].get("move")) == ("table.move", "reroll")
+    ][-1]
+    times = [sent_at] + [h["at"] for h in answers[1:]]
+    return [(b - a) / 1000 for a, b in pairwise(times)]
 
 
 def assert_paced(gaps: list[float], tempo: str) -> None:
     """Each answer waits the tempo's pause after the one before, and not much more on average.
 
-    Read where the page heard them, so the k-th answer must come at least k pauses after her
-    reroll: a message that reaches a busy browser late makes its own gap longer and the next
-    one shorter, but never moves a later answer earlier."""
+    Timed from her reroll as sent and the answers as heard, so the k-th answer must come at
+    least k pauses after her reroll: a message that reaches a busy browser late makes its own
+    gap longer and the next one shorter, but never moves a later answer earlier."""
     pause = PAUSES_S[tempo]
     since_reroll = list(accumulate(gaps))
     assert all(t >= k * pause - 0.05 for k, t in enumerate(since_reroll, start=1)), gaps
