@@ -336,7 +336,7 @@ def leaderboard_of(ranks: list[int], mine: int) -> dict[str, object]:
             "rank": rank,
             "name": f"p{rank}",
             "you": rank == mine,
-            "stage": 8 - rank // 5,
+            "stage": max(1, 7 - rank // 5),  # the campaign has seven stages
             "points": 100 - rank,
         }
 
