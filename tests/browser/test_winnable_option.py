@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, Response, expect
 
 from spielcenter.solvers.winnable import winnable_deals
 
@@ -34,11 +34,22 @@ def test_only_winnable_deals_gives_a_proven_deal_number(
     assert deal in winnable_deals(game, variant)
 
 
+def saved(response: Response) -> bool:
+    """The answer to the page's saving of her settings."""
+    return response.url.endswith("/api/settings") and response.request.method == "PUT"
+
+
+def check_and_save(page: Page, box: Locator) -> None:
+    """Tick the option and wait until the server has kept it (not a fixed time: a busy host
+    may take longer to save it than a test would wait)."""
+    with page.expect_response(saved) as answer:
+        box.check()
+    assert answer.value.ok
+
+
 def test_the_option_is_kept_with_the_account(open_page: PageFactory) -> None:
     page = open_page()
-    box = page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
-    box.check()
-    page.wait_for_timeout(300)
+    check_and_save(page, page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]'))
     page.reload()
     expect(
         page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
@@ -50,10 +61,7 @@ def test_each_patience_keeps_its_own_option(open_page: PageFactory) -> None:
     page = open_page()
     cruel = page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
     quilt = page.locator('.game-panel[data-game="crazy-quilt"] input[name="winnable_only"]')
-    cruel.check()
-    page.wait_for_timeout(300)
+    check_and_save(page, cruel)
     page.reload()
-    expect(
-        page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
-    ).to_be_checked()
+    expect(cruel).to_be_checked()
     expect(quilt).not_to_be_checked()
