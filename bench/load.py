@@ -21,7 +21,9 @@ echo with as many connections, one message a second each, from as many client pr
 limit of this machine and of this client. Per level it reports p50, p95 and p99 of both round
 trips, errors, each server process's CPU (100 % = one core) and peak memory, each client
 process's CPU (a level where one of them used most of a core is marked ``client_saturated``: it
-measured itself) and the machine's load average (the machine is shared); the servers run with
+measured itself), the bytes of every message received by kind (``bytes``: its JSON and what it
+took on the wire; bench/server.py's ``WireDeflate``) and the machine's load average (the machine
+is shared); the servers run with
 ``SPIELCENTER_ENV=benchmark``, so their computers think in a process of their own
 (``COMPUTER_PROCESSES``, bots/thinking.py), whose CPU is ``computer_cpu_pct``. The servers' logs are
 kept; their folder is printed. ``--trace`` adds each server's latency report

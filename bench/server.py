@@ -9,8 +9,10 @@ gets the same load from the same clients: the limit of this machine and this cli
 Per row: the round trip from sending a message to its ``event`` (p50, p99, max), messages and
 errors, the server process's CPU (100 % = one core) and CPU milliseconds per entry (process
 CPU time / entries answered: steadier than any latency on a shared machine), its peak memory,
-the bytes of an event (its JSON, and as permessage-deflate with context takeover sends it), the
-machine's load average, and the clients' own CPU. The players are spread over ``--clients``
+the bytes of an event (its JSON, and as permessage-deflate with context takeover would send it),
+``bytes``: every message received in the window by kind, its JSON and what it took on the wire
+(the frame before decompression, as the server chose to compress it or not), the machine's load
+average, and the clients' own CPU. The players are spread over ``--clients``
 processes; a row where one of them used ``SATURATED_PCT`` of a core or more is marked
 ``client_saturated``: its latency is the client's, not the server's.
 
