@@ -21,7 +21,9 @@ echo with as many connections, one message a second each, from as many client pr
 limit of this machine and of this client. Per level it reports p50, p95 and p99 of both round
 trips, errors, each server process's CPU (100 % = one core) and peak memory, each client
 process's CPU (a level where one of them used most of a core is marked ``client_saturated``: it
-measured itself) and the machine's load average (the machine is shared); the servers run with
+measured itself), the bytes of every message received by kind (``bytes``: its JSON and what it
+took on the wire; bench/server.py's ``WireDeflate``) and the machine's load average (the machine
+is shared); the servers run with
 ``SPIELCENTER_ENV=benchmark``, so their computers think in a process of their own
 (``COMPUTER_PROCESSES``, bots/thinking.py), whose CPU is ``computer_cpu_pct``. The servers' logs are
 kept; their folder is printed. ``--trace`` adds each server's latency report
@@ -73,7 +75,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
-import websockets
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,12 +89,16 @@ from bench.server import (  # noqa: E402
     Phase,
     _Player,
     _split,
+    bytes_by_kind,
     client_processes,
+    connect,
+    count_bytes,
     cpu_seconds,
     free_port,
     new_players,
     play_share,
     py_spy,
+    received,
     rss_mb,
     start_echo,
     wait_until_up,
@@ -218,7 +223,7 @@ class _Person:
         # are a burst no window should measure.
         self.login = await guest(self.owner)
         self.table = await post(self.client, self.owner, self.login, "/api/tables", self.body)
-        self.ws = await websockets.connect(
+        self.ws = await connect(
             f"ws://127.0.0.1:{self.near}/ws",
             additional_headers={"Cookie": self.login.cookie},
             max_queue=None,
@@ -252,12 +257,16 @@ class _Person:
                 sent, pending = time.perf_counter(), True
                 await self.ws.send(json.dumps({**message, "seq": seen["seq"]}))
             try:
-                text = await asyncio.wait_for(self.ws.recv(), max(go.stop - time.perf_counter(), 0))
+                text, wire = await asyncio.wait_for(
+                    received(self.ws), max(go.stop - time.perf_counter(), 0)
+                )
             except TimeoutError:
                 return
             reply, now = json.loads(text), time.perf_counter()
             measured = go.measure_from <= now < go.stop
             kind = reply.get("type")
+            if measured:
+                count_bytes(result, text, wire, kind)
             if kind in ("table.state", "table.event"):
                 seen = reply
                 if reply.get("ref") == number and pending:
@@ -382,6 +391,9 @@ async def phase(
         # The measured window on the machine's monotonic clock, as the servers' latency trace
         # times its stalls (server/latency.py): which of them fell into the window.
         "window": [round(go.measure_from, 3), round(go.stop, 3)],
+        # Every message the people and the players received in the window, by kind: its JSON
+        # and what it took on the wire (permessage-deflate as the server chose per message).
+        "bytes": bytes_by_kind(results),
         **usage,
         **client_usage(results),
     }

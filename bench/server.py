@@ -9,8 +9,10 @@ gets the same load from the same clients: the limit of this machine and this cli
 Per row: the round trip from sending a message to its ``event`` (p50, p99, max), messages and
 errors, the server process's CPU (100 % = one core) and CPU milliseconds per entry (process
 CPU time / entries answered: steadier than any latency on a shared machine), its peak memory,
-the bytes of an event (its JSON, and as permessage-deflate with context takeover sends it), the
-machine's load average, and the clients' own CPU. The players are spread over ``--clients``
+the bytes of an event (its JSON, and as permessage-deflate with context takeover would send it),
+``bytes``: every message received in the window by kind, its JSON and what it took on the wire
+(the frame before decompression, as the server chose to compress it or not), the machine's load
+average, and the clients' own CPU. The players are spread over ``--clients``
 processes; a row where one of them used ``SATURATED_PCT`` of a core or more is marked
 ``client_saturated``: its latency is the client's, not the server's.
 
@@ -57,8 +59,8 @@ import sys
 import tempfile
 import time
 import zlib
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -69,6 +71,13 @@ from typing import Any
 import httpx
 import websockets
 from tqdm import tqdm
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import (
+    ClientPerMessageDeflateFactory,
+    PerMessageDeflate,
+)
+from websockets.frames import CTRL_OPCODES, Frame
+from websockets.typing import ExtensionParameter
 
 from spielcenter.games.base import get_game
 
@@ -231,6 +240,63 @@ async def new_players(base: str, count: int) -> list[tuple[str, str]]:
 # -- the client processes ---------------------------------------------------------------------
 
 
+class WireDeflate(PerMessageDeflate):
+    """A client's permessage-deflate (as websockets and browsers offer it) that notes how many
+    bytes each data frame took on the wire, header included, before it is decompressed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arrived: deque[int] = deque()
+
+    def decode(self, frame: Frame, *, max_size: int | None = None) -> Frame:
+        if frame.opcode not in CTRL_OPCODES:
+            self.arrived.append(wire_size(len(frame.data)))
+        return super().decode(frame, max_size=max_size)
+
+
+class WireDeflateFactory(ClientPerMessageDeflateFactory):
+    """websockets' own offer of permessage-deflate (its default settings), agreeing to a
+    :class:`WireDeflate`."""
+
+    def __init__(self) -> None:
+        super().__init__(compress_settings={"memLevel": 5})
+
+    def process_response_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> PerMessageDeflate:
+        agreed = super().process_response_params(params, accepted_extensions)
+        return WireDeflate(
+            agreed.remote_no_context_takeover,
+            agreed.local_no_context_takeover,
+            agreed.remote_max_window_bits,
+            agreed.local_max_window_bits,
+            agreed.compress_settings,
+        )
+
+
+def wire_size(payload: int) -> int:
+    """A server's frame on the wire: its payload and its header (unmasked; RFC 6455 5.2)."""
+    return payload + 2 + (2 if payload >= 126 else 0) + (6 if payload >= 1 << 16 else 0)
+
+
+async def connect(url: str, **options: Any) -> Any:
+    """A client socket offering permessage-deflate as websockets does by default, whose
+    messages' bytes on the wire :func:`received` reports."""
+    return await websockets.connect(
+        url, compression=None, extensions=[WireDeflateFactory()], **options
+    )
+
+
+async def received(ws: Any) -> tuple[str, int]:
+    """The next message of a socket made by :func:`connect`, and the bytes it took on the wire
+    (without permessage-deflate agreed: its frame as it is)."""
+    text = await ws.recv()
+    for extension in ws.protocol.extensions:
+        if isinstance(extension, WireDeflate) and extension.arrived:
+            return text, extension.arrived.popleft()
+    return text, wire_size(len(text.encode()))
+
+
 @dataclass
 class ClientResult:
     """What one client process measured in the window."""
@@ -242,6 +308,8 @@ class ClientResult:
     event_bytes: list[int] = field(default_factory=list)
     deflated_bytes: list[int] = field(default_factory=list)
     state_bytes: list[int] = field(default_factory=list)
+    wire: dict[str, list[int]] = field(default_factory=dict)
+    """Per kind of message received: ``[count, bytes of JSON, bytes on the wire]``."""
     cpu_s: float = 0.0
     seconds: float = 0.0
 
@@ -253,6 +321,31 @@ class Go:
     begin: float
     measure_from: float
     stop: float
+
+
+def count_bytes(result: ClientResult, text: str, wire: int, kind: Any = None) -> None:
+    """Count one message received in ``result.wire`` under its kind (its ``type``)."""
+    if kind is None:
+        kind = json.loads(text).get("type")
+    counts = result.wire.setdefault(str(kind), [0, 0, 0])
+    counts[0] += 1
+    counts[1] += len(text.encode())
+    counts[2] += wire
+
+
+def bytes_by_kind(results: Sequence[ClientResult]) -> dict[str, dict[str, float]]:
+    """Every client's messages by kind: how many, mean bytes of JSON and on the wire."""
+    total: dict[str, list[int]] = {}
+    for result in results:
+        for kind, (n, text, wire) in result.wire.items():
+            counts = total.setdefault(kind, [0, 0, 0])
+            counts[0] += n
+            counts[1] += text
+            counts[2] += wire
+    return {
+        kind: {"n": n, "json": round(text / n, 1), "wire": round(wire / n, 1)}
+        for kind, (n, text, wire) in sorted(total.items())
+    }
 
 
 class Deflated:
@@ -325,12 +418,13 @@ class _Player:
     async def connect(self, result: ClientResult) -> None:
         # Browsers offer permessage-deflate, and so does this client (websockets' default).
         headers = {"Cookie": self.cookie}
-        self.ws = await websockets.connect(
+        self.ws = await connect(
             self.url, additional_headers=headers, max_queue=None, open_timeout=60
         )
         opening = {"type": "open", "game_id": self.game_id, "changes": self.changes}
         await self.ws.send(json.dumps(opening))
-        text = await self.ws.recv()
+        text, wire = await received(self.ws)
+        count_bytes(result, text, wire)
         result.state_bytes.append(len(text.encode()))
         self.deflated.size(text)
         self.view = json.loads(text)["view"]
@@ -345,10 +439,12 @@ class _Player:
                 message["move"] = self.view["legal"][0]
             sent = time.perf_counter()
             await self.ws.send(json.dumps({**message, "game_id": self.game_id}))
-            text = await self.ws.recv()
+            text, wire = await received(self.ws)
             took_ms = (time.perf_counter() - sent) * 1000
             reply = json.loads(text)
             measured = go.measure_from <= sent < go.stop
+            if measured:
+                count_bytes(result, text, wire, reply.get("type"))
             if reply.get("type") == "event":
                 self.view, undo_next = apply_event(self.view, reply), not undo_next
                 if measured:
@@ -456,6 +552,7 @@ class Phase:
             row["state_bytes"] = round(
                 statistics.mean(b for c in self.clients for b in c.state_bytes)
             )
+        row["bytes"] = bytes_by_kind(self.clients)
         if self.trace is not None:
             row["trace"] = self.trace
         return row

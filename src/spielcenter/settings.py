@@ -63,6 +63,13 @@ class Settings(BaseSettings):
         description="WebSockets one client address (an IPv6 /64) may hold open at once: a"
         " household or a school behind one NAT plays, one machine cannot open thousands",
     )
+    DEFLATE_MIN_BYTES: int = Field(
+        default=512,
+        ge=0,
+        description="WebSocket messages shorter than this go uncompressed even where the browser"
+        " agreed to permessage-deflate; larger ones are compressed (server/deflate.py); 0:"
+        " every message compressed",
+    )
     LOGIN_LIMIT: str = Field(
         default="5/minute", description="Login attempts per name and per address"
     )

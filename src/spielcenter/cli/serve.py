@@ -43,6 +43,7 @@ def serve(args: argparse.Namespace) -> int:
         log_level="info",
         timeout_graceful_shutdown=5,
         **proxy_options(settings),
+        **socket_options(settings),
     )
     return 0
 
@@ -55,3 +56,11 @@ def proxy_options(settings: Settings) -> dict[str, Any]:
     """
     trusted = settings.TRUSTED_PROXIES
     return {"proxy_headers": bool(trusted), "forwarded_allow_ips": ",".join(trusted) or None}
+
+
+def socket_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's WebSocket protocol: its own, but a message shorter than ``DEFLATE_MIN_BYTES``
+    goes uncompressed (server/deflate.py)."""
+    from spielcenter.server.deflate import protocol
+
+    return {"ws": protocol(settings.DEFLATE_MIN_BYTES)}
