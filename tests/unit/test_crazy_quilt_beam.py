@@ -427,7 +427,7 @@ def test_the_thrifty_beams_are_those_beams_with_checks_of_fewer_nodes() -> None:
 def test_checks_of_fewer_nodes_let_the_beams_win_within_a_budget_the_mixed_beams_spend() -> None:
     # Classic deal 14: with checks of 20 nodes the mixed beams (the solver's until 2026-12-07)
     # spend 110 000 positions without a win (their second beam wins it in 157 879); the thrifty
-    # beams, whose checks give up after 4 nodes, win it in 104 589. The line replays.
+    # beams, whose checks give up after 2 nodes, win it in 97 755. The line replays.
     thrifty = beams_on(14, "thrifty", 110_000)
     assert thrifty.result == "won" and thrifty.nodes <= 110_000
     game = get_game("crazy-quilt", "classic")
@@ -440,7 +440,7 @@ def test_the_narrow_restarts_win_with_one_cheap_beam_deals_the_narrow_widening_b
 ):
     # Classic deal 218, one of the wins the solver missed at 3 000 000 positions (the mixed
     # beams spent them all on their narrow widening beams and wider ones) and wins now: the
-    # fourth narrow restart alone wins it in 35 160 positions with the thrifty beams' checks
+    # fourth narrow restart alone wins it in 25 170 positions with the thrifty beams' checks
     # (96 446 with checks of 20 nodes), while the eleven narrow widening beams, which the
     # thrifty beams run first, spend 300 000 positions without a win. The line replays.
     position = position_of(start_state(218, "classic"))

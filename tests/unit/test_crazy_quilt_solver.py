@@ -320,7 +320,7 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_thrifty_beams() 
 
 def test_by_default_the_solver_runs_the_thrifty_beams() -> None:
     # Classic deal 14 (tests/unit/test_crazy_quilt_beam.py): the thrifty beams win it in
-    # 104 589 positions; the mixed beams, the default until 2026-12-07, do not within 110 000.
+    # 97 755 positions; the mixed beams, the default until 2026-12-07, do not within 110 000.
     # With 117 334 positions the beams' share is 110 000, the budget of the beams' own test, so
     # `solve` must win with exactly the thrifty beams' line (their runs are remembered in
     # tests/unit/crazy_quilt_runs.py, one run for both modules). The line replays to a won game.

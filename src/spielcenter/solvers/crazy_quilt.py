@@ -86,7 +86,7 @@ def solve(
 
     ``beams`` names the beams' share of the search: ``thrifty``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.thrifty_beams`, the default: the narrow
-    widening beams, then six narrow restarts and a wide one in turn, every relaxed check of 4
+    widening beams, then six narrow restarts and a wide one in turn, every relaxed check of 2
     nodes), ``mixed``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.mixed_beams`, the default until 2026-12-07:
     the narrow widening beams, then wider ones and wide restarts in turn), ``widening``

@@ -133,12 +133,13 @@ The early checks, on long piles, are nearly always clearable and dearest, so a l
 the exact search's loses few wins for much less time (measured in docs/winrates-crazy-quilt.md,
 "The thoughtful solver", reduction 9)."""
 
-THRIFTY_CHECK_BUDGET: Final = 4
+THRIFTY_CHECK_BUDGET: Final = 2
 """Assignment nodes one relaxed check may use in the beams of :func:`thrifty_beams`. Most checks
 that run out of :data:`BEAM_CHECK_BUDGET`'s 20 nodes prove nothing (on classic deal 24 they
 were 62 % of the mixed beams' positions, docs/winrates-crazy-quilt.md, *Why the beams miss
-wins the lists hold*); with 4 a beam costs about half as much and the budget runs more of them
-(measured in docs/winrates-crazy-quilt.md, *Thrifty beams*)."""
+wins the lists hold*); with fewer a beam costs about half as much and the budget runs more of
+them. 2 won 11 of 31 unfound classic wins, 4 won 9 of them (measured in
+docs/winrates-crazy-quilt.md, *Thrifty beams*)."""
 
 THRIFTY_RESTARTS: Final = 6
 """How many narrow restarts :func:`thrifty_beams` runs before each of its wide restarts (two
