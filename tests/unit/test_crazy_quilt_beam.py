@@ -30,13 +30,17 @@ from spielcenter.solvers.crazy_quilt_beam import (
     SCORES,
     SHAKEN_SCORE,
     SHARED_WIDTH,
+    THRIFTY_CHECK_BUDGET,
+    THRIFTY_RESTARTS,
     WIDE_WIDTH,
     LastPass,
     _Beam,
     _best_of_each_foundation_state_first,
     _mixed,
     _Node,
+    _restarts,
     _start,
+    _thrifty,
     _turned,
     _verdict,
     _wide_restarts,
@@ -47,6 +51,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     restart_plan,
     run_beams,
     shaken_restarts,
+    thrifty_beams,
     wide_restart_plan,
     wide_restarts,
     widening_beams,
@@ -379,6 +384,99 @@ def test_within_the_narrow_beams_the_mixed_beams_are_the_widening_ones() -> None
     assert mixed_beams(position, node_budget=30_000) == widening_beams(position, node_budget=30_000)
 
 
+def test_after_the_narrow_beams_the_thrifty_beams_run_six_narrow_restarts_and_a_wide_one() -> None:
+    widening, wide, restarts = _widening(), _wide_restarts(WIDE_WIDTH), _restarts()
+    narrow = [next(widening) for _ in PLANS]
+    then = [*(next(restarts) for _ in range(6)), next(wide), next(restarts)]
+    assert THRIFTY_RESTARTS == 6
+    assert [plan[:3] for plan in then[:6]] == [(*restart_plan(s), s) for s in range(1, 7)]
+    assert then[6] == (WIDE_WIDTH, SCORES[1001 % 3], 1001, True)
+    assert then[7][:3] == (*restart_plan(7), 7)
+    assert all(plan[3] for plan in then)  # every restart is diverse
+    assert list(itertools.islice(_thrifty(), len(PLANS) + 8)) == narrow + then
+
+
+def test_the_thrifty_beams_are_those_beams_with_checks_of_fewer_nodes() -> None:
+    # Every beam of the thrifty beams asks its relaxed checks with THRIFTY_CHECK_BUDGET nodes,
+    # sharing the answers: run one by one with that budget they spend the same positions and
+    # find the same line (classic deal 14: the second narrow beam wins).
+    assert THRIFTY_CHECK_BUDGET < BEAM_CHECK_BUDGET
+    position = position_of(start_state(14, "classic"))
+    thrifty = thrifty_beams(position, node_budget=200_000)
+    checks: dict[bytes, bool] = {}
+    beams: list[Verdict] = []
+    for width, weights, seed, diverse in _thrifty():
+        beams.append(
+            beam_search(
+                position,
+                width=width,
+                node_budget=200_000 - sum(v.nodes for v in beams),
+                weights=weights,
+                seed=seed,
+                checks=checks,
+                diverse=diverse,
+                check_budget=THRIFTY_CHECK_BUDGET,
+            )
+        )
+        if beams[-1].result != "unknown":
+            break
+    assert [v.result for v in beams] == ["unknown", "won"]
+    assert thrifty.nodes == sum(v.nodes for v in beams) and thrifty.moves == beams[-1].moves
+
+
+def test_checks_of_fewer_nodes_let_the_beams_win_within_a_budget_the_mixed_beams_spend() -> None:
+    # Classic deal 14: with checks of 20 nodes the mixed beams (the solver's until 2026-12-07)
+    # spend 110 000 positions without a win (their second beam wins it in 157 879); the thrifty
+    # beams, whose checks give up after 2 nodes, win it in 97 755. The line replays.
+    thrifty = beams_on(14, "thrifty", 110_000)
+    assert thrifty.result == "won" and thrifty.nodes <= 110_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(14, thrifty.moves)) is Status.WON
+    assert beams_on(14, "mixed", 110_000).result == "unknown"
+
+
+def test_the_narrow_restarts_win_with_one_cheap_beam_deals_the_narrow_widening_beams_spend_on() -> (
+    None
+):
+    # Classic deal 218, one of the wins the solver missed at 3 000 000 positions (the mixed
+    # beams spent them all on their narrow widening beams and wider ones) and wins now: the
+    # fourth narrow restart alone wins it in 25 170 positions with the thrifty beams' checks
+    # (96 446 with checks of 20 nodes), while the eleven narrow widening beams, which the
+    # thrifty beams run first, spend 300 000 positions without a win. The line replays.
+    position = position_of(start_state(218, "classic"))
+    width, weights = restart_plan(4)
+    fourth = beam_search(
+        position,
+        width=width,
+        node_budget=100_000,
+        weights=weights,
+        seed=4,
+        diverse=True,
+        check_budget=THRIFTY_CHECK_BUDGET,
+    )
+    assert fourth.result == "won" and fourth.nodes <= 40_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(218, fourth.moves)) is Status.WON
+    checks: dict[bytes, bool] = {}
+    spent = 0
+    for width, weights, seed, diverse in itertools.islice(_thrifty(), len(PLANS)):
+        narrow = beam_search(
+            position,
+            width=width,
+            node_budget=300_000 - spent,
+            weights=weights,
+            seed=seed,
+            checks=checks,
+            diverse=diverse,
+            check_budget=THRIFTY_CHECK_BUDGET,
+        )
+        assert narrow.result == "unknown"
+        spent += narrow.nodes
+        if spent >= 300_000:
+            break
+    assert spent >= 300_000
+
+
 @cache
 def a_restart_unrecorded(deal: int, seed: int) -> tuple[_Beam, list[str] | None]:
     """The narrow restart ``seed`` (:func:`restart_plan`, diverse) on classic ``deal``, run as
@@ -504,6 +602,7 @@ def test_a_beam_through_the_last_pass_starts_only_where_a_last_pass_starts() -> 
 def test_the_beams_are_run_by_their_names() -> None:
     position = position_of(start_state(9, "classic"))
     for name, beams in (
+        ("thrifty", thrifty_beams),
         ("mixed", mixed_beams),
         ("widening", widening_beams),
         ("restarts", shaken_restarts),
@@ -511,7 +610,7 @@ def test_the_beams_are_run_by_their_names() -> None:
     ):
         assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
     with pytest.raises(
-        ValueError, match="no beams 'narrow'; the beams are mixed, widening, restarts, "
+        ValueError, match="no beams 'narrow'; the beams are thrifty, mixed, widening, restarts, "
     ):
         run_beams("narrow", position, node_budget=30_000)
 

@@ -78,17 +78,21 @@ __all__ = [
     "SHAKE",
     "SHAKEN_BEAMS",
     "SHAKEN_SCORE",
+    "THRIFTY_CHECK_BUDGET",
+    "THRIFTY_RESTARTS",
     "LastPass",
     "beam_search",
     "last_pass_beam",
     "mixed_beams",
     "restart_plan",
     "shaken_restarts",
+    "thrifty_beams",
     "widening_beams",
 ]
 
-BEAMS: Final = ("mixed", "widening", "restarts", "wide-restarts")
-"""The beams :func:`run_beams` (and so :func:`~spielcenter.solvers.crazy_quilt.solve`) may run."""
+BEAMS: Final = ("thrifty", "mixed", "widening", "restarts", "wide-restarts")
+"""The beams :func:`run_beams` (and so :func:`~spielcenter.solvers.crazy_quilt.solve`) may run;
+the first is :func:`~spielcenter.solvers.crazy_quilt.solve`'s default."""
 
 BEAM_WIDTH: Final = 150
 """Positions kept at each step (wider won more classic deals: docs/winrates-crazy-quilt.md,
@@ -128,6 +132,18 @@ BEAM_CHECK_BUDGET: Final = 20
 The early checks, on long piles, are nearly always clearable and dearest, so a lower budget than
 the exact search's loses few wins for much less time (measured in docs/winrates-crazy-quilt.md,
 "The thoughtful solver", reduction 9)."""
+
+THRIFTY_CHECK_BUDGET: Final = 2
+"""Assignment nodes one relaxed check may use in the beams of :func:`thrifty_beams`. Most checks
+that run out of :data:`BEAM_CHECK_BUDGET`'s 20 nodes prove nothing (on classic deal 24 they
+were 62 % of the mixed beams' positions, docs/winrates-crazy-quilt.md, *Why the beams miss
+wins the lists hold*); with fewer a beam costs about half as much and the budget runs more of
+them. 2 won 11 of 31 unfound classic wins, 4 won 9 of them (measured in
+docs/winrates-crazy-quilt.md, *Thrifty beams*)."""
+
+THRIFTY_RESTARTS: Final = 6
+"""How many narrow restarts :func:`thrifty_beams` runs before each of its wide restarts (two
+cycles of :func:`restart_plan`'s widths: 16, 16, 48)."""
 
 FINAL_BUDGET: Final = 2_000
 """Positions the exact search may use on the last pass of one position the beam hands it."""
@@ -234,6 +250,7 @@ class _Beam:
         checks: dict[bytes, bool] | None = None,
         diverse: bool = False,
         backups: int = BACKUPS,
+        check_budget: int = BEAM_CHECK_BUDGET,
     ) -> None:
         self.width = width
         self.backups = backups
@@ -246,7 +263,7 @@ class _Beam:
             position.cards,
             position.round_the_corner,
             budget,
-            check_budget=BEAM_CHECK_BUDGET,
+            check_budget=check_budget,
             ghosts=position.ghosts,
         )
         if checks is not None:
@@ -558,6 +575,7 @@ def beam_search(
     diverse: bool = False,
     handed: list[LastPass] | None = None,
     backups: int = BACKUPS,
+    check_budget: int = BEAM_CHECK_BUDGET,
 ) -> Verdict:
     """Look for a win from ``position`` by the beam (see the module's docstring), ranking
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
@@ -577,7 +595,9 @@ def beam_search(
     ``handed``, when given, receives every position the beam hands to its last pass, in turn
     (``bench/crazy_quilt_last_passes.py`` shows where a deal's beams get to). ``backups``: how
     often the beam may back up when every kept position died (:data:`BACKUPS`; 0: never, the
-    beams before 2026-12-07).
+    beams before 2026-12-07). ``check_budget``: the assignment nodes of one relaxed check
+    (:data:`BEAM_CHECK_BUDGET`; :data:`THRIFTY_CHECK_BUDGET` in :func:`thrifty_beams`); beams
+    sharing ``checks`` must ask them with the same budget.
     """
     if position.redeals_left == 0:
         return Verdict("unknown", [], 0)
@@ -591,6 +611,7 @@ def beam_search(
         checks,
         diverse,
         max(backups, 0),
+        max(check_budget, 1),
     )
     beam.handed = handed
     start = _start(position, [])
@@ -670,11 +691,15 @@ def _widening() -> Iterator[BeamPlan]:
 
 
 def _beams_in_turn(
-    position: Position, plans: Iterable[BeamPlan], node_budget: int, deadline: float | None
+    position: Position,
+    plans: Iterable[BeamPlan],
+    node_budget: int,
+    deadline: float | None,
+    check_budget: int = BEAM_CHECK_BUDGET,
 ) -> Verdict:
-    """Run the beams of ``plans`` one after the other, sharing their relaxed checks, until one
-    decides (wins, or searches everything), ``node_budget`` positions are spent, the deadline
-    passes or the plans run out."""
+    """Run the beams of ``plans`` one after the other, sharing their relaxed checks (each of
+    ``check_budget`` assignment nodes), until one decides (wins, or searches everything),
+    ``node_budget`` positions are spent, the deadline passes or the plans run out."""
     checks: dict[bytes, bool] = {}
     nodes = 0
     for width, weights, seed, diverse in plans:
@@ -689,6 +714,7 @@ def _beams_in_turn(
             seed=seed,
             checks=checks,
             diverse=diverse,
+            check_budget=check_budget,
         )
         nodes += verdict.nodes
         if verdict.result != "unknown" or position.redeals_left == 0:
@@ -782,6 +808,40 @@ def _wide_restarts(width: int) -> Iterator[BeamPlan]:
         yield beam_width, weights, seed, True
 
 
+def thrifty_beams(
+    position: Position, *, node_budget: int, deadline: float | None = None
+) -> Verdict:
+    """The beams of :func:`widening_beams` at :data:`FIRST_WIDTH`, then in turn
+    :data:`THRIFTY_RESTARTS` narrow restarts (:func:`shaken_restarts`' beams in their order)
+    and a wide restart (:func:`wide_restarts`' beams in their order), every beam's relaxed checks of
+    :data:`THRIFTY_CHECK_BUDGET` nodes, until one decides or ``node_budget`` positions are
+    spent; they share their relaxed checks.
+
+    :func:`~spielcenter.solvers.crazy_quilt.solve`'s beams since 2026-12-07. Since the beams
+    back up (:data:`BACKUPS`), the eleven narrow widening beams spend most of a budget of
+    3 000 000 positions on a deal they do not win, and the wider widening beams and wide
+    restarts of :func:`mixed_beams` after them seldom got far; the narrow restarts, each
+    shaken and diverse, win many of those deals in one cheap beam, and with checks that give
+    up sooner every beam costs less and the budget runs more of them. The wide restarts stay,
+    one after each few narrow ones: some deals only they win cheaply (classic 461, 560); before
+    the narrow ones, each cost a deal the narrow restarts win (classic 193, 202).
+    Measured in docs/winrates-crazy-quilt.md, *Thrifty beams*."""
+    return _beams_in_turn(position, _thrifty(), node_budget, deadline, THRIFTY_CHECK_BUDGET)
+
+
+def _thrifty() -> Iterator[BeamPlan]:
+    """The beams of :func:`thrifty_beams` (a generator function, as :func:`_restarts` is)."""
+    widening = _widening()
+    wide = _wide_restarts(WIDE_WIDTH)
+    restarts = _restarts()
+    for _ in PLANS:
+        yield next(widening)
+    while True:
+        for _ in range(THRIFTY_RESTARTS):
+            yield next(restarts)
+        yield next(wide)
+
+
 def mixed_beams(position: Position, *, node_budget: int, deadline: float | None = None) -> Verdict:
     """The beams of :func:`widening_beams` at :data:`FIRST_WIDTH`, then, from the next width on,
     each widening beam followed by a wide restart (:func:`wide_restarts`' beams in their order),
@@ -809,8 +869,10 @@ def _mixed() -> Iterator[BeamPlan]:
 def run_beams(
     name: str, position: Position, *, node_budget: int, deadline: float | None = None
 ) -> Verdict:
-    """The beams named ``name`` (one of :data:`BEAMS`:
+    """The beams named ``name`` (one of :data:`BEAMS`: ``thrifty``,
     ``mixed``, ``widening``, ``restarts`` or ``wide-restarts``) run on ``position``."""
+    if name == "thrifty":
+        return thrifty_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "mixed":
         return mixed_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "widening":
