@@ -28,6 +28,11 @@ tests' smoke run passes one of its session cluster's) instead of starting a priv
 server/latency.py: its lock, the group commit, the view, the send; the event loop's lag; the
 garbage collector's pauses) and lays the slow round trips beside the server's stalls.
 
+``--callgrind FOLDER`` runs each server under valgrind's callgrind, counting only the measured
+window: the row's ``instructions_per_entry`` (every thread of the server, uvicorn's and
+websockets' part included) moves far less with a busy host than its CPU time does. It runs some
+50 times slower: a few players (``--players 8 --seconds 40 --clients 1``), batches of one.
+
 Loopback only; every phase is bounded in time. Usage::
 
     uv run python bench/server.py                             # the issue's rows: 200 600 1000
@@ -37,6 +42,7 @@ Loopback only; every phase is bounded in time. Usage::
     uv run python bench/server.py --players 100 --seconds 5 --clients 1
     uv run python bench/server.py --players 2000 --processes 2 --database postgresql  # + Redis
     uv run python bench/server.py --players 600 --database postgresql --database-url URL
+    uv run python bench/server.py --players 8 --seconds 40 --clients 1 --callgrind cg/
 
 The issue's rows are the defaults: SQLite, one server process, 1 entry/s per player, two client
 processes; run them on a quiet machine (``uptime`` below 1.5) and put the rows, with the load
@@ -152,7 +158,11 @@ async def wait_until_up(url: str, deadline_s: float = 120) -> None:
 
 
 def start_spielcenter(
-    port: int, data_dir: str, database_url: str | None = None, trace: bool = False
+    port: int,
+    data_dir: str,
+    database_url: str | None = None,
+    trace: bool = False,
+    wrap: list[str] | None = None,
 ) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
@@ -172,17 +182,18 @@ def start_spielcenter(
         env["SPIELCENTER_LATENCY_TRACE"] = "1"
     command = [sys.executable, "-m", "spielcenter", "serve", "--host", HOST, "--port", str(port)]
     return subprocess.Popen(
-        [*command, "--data-dir", data_dir],
+        [*(wrap or []), *command, "--data-dir", data_dir],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
 
 
-def start_echo(port: int, folder: str) -> subprocess.Popen[bytes]:
+def start_echo(port: int, folder: str, wrap: list[str] | None = None) -> subprocess.Popen[bytes]:
     Path(folder, "echo_app.py").write_text(ECHO_APP)
     return subprocess.Popen(
         [
+            *(wrap or []),
             sys.executable,
             "-m",
             "uvicorn",
@@ -518,6 +529,8 @@ class Phase:
     trace: dict[str, Any] | None = None
     process_cpu_s: list[float] = field(default_factory=list)
     """Each server process's CPU seconds (``--processes``; ``cpu_s`` is their sum)."""
+    instructions: int | None = None
+    """The server's instructions in the measured window (``--callgrind``)."""
 
     def row(self) -> dict[str, Any]:
         """The row of the results table."""
@@ -553,6 +566,8 @@ class Phase:
                 statistics.mean(b for c in self.clients for b in c.state_bytes)
             )
         row["bytes"] = bytes_by_kind(self.clients)
+        if self.instructions is not None and trips:
+            row["instructions_per_entry"] = round(self.instructions / len(trips))
         if self.trace is not None:
             row["trace"] = self.trace
         return row
@@ -578,11 +593,15 @@ async def run_phase(
         await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
         cpu_before, started = cpu_seconds(pid), time.perf_counter()
         profiler = py_spy(pid, args.py_spy, args.seconds, phase) if args.py_spy else None
+        if args.callgrind:
+            callgrind_counting(pid, True)
         while time.perf_counter() < go.stop:
             await asyncio.sleep(0.5)
             phase.peak_rss_mb = max(phase.peak_rss_mb, rss_mb(pid))
             phase.loads.append(os.getloadavg()[0])
             bar.update(0.5)
+        if args.callgrind:
+            callgrind_counting(pid, False)
         phase.cpu_s, phase.seconds = cpu_seconds(pid) - cpu_before, time.perf_counter() - started
         if profiler is not None:
             profiler.wait(60)
@@ -650,16 +669,47 @@ def client_processes(
 
 def py_spy(pid: int, folder: Path, seconds: float, phase: Phase) -> subprocess.Popen[bytes]:
     """Sample the server process over the measured window with py-spy (its own package, run
-    through ``uvx`` when it is not installed): a raw flame graph file in ``folder``."""
+    through ``uvx`` when it is not installed): a raw flame graph file in ``folder``, each stack
+    under its thread, sampled without stopping the server (py-spy's default stops it for each
+    sample: at 200 a second that slowed the server it measured into a backlog of seconds)."""
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{phase.target.split()[0]}-{phase.players}.txt"
     command = [shutil.which("py-spy") or "uvx", *([] if shutil.which("py-spy") else ["py-spy"])]
     record = ["record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw"]
+    record += ["--nonblocking", "--threads"]
     return subprocess.Popen(
         [*command, *record, "-o", str(folder / name)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def callgrind_wrap(folder: Path | None, phase: Phase) -> list[str]:
+    """The command that runs a server under callgrind, counting nothing until
+    :func:`callgrind_counting` turns it on (``--callgrind``); none without a folder."""
+    if folder is None:
+        return []
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{phase.target.split()[0]}-{phase.players}.out"
+    out = f"--callgrind-out-file={folder.resolve() / name}"
+    return ["valgrind", "--tool=callgrind", "--instr-atstart=no", out]
+
+
+def callgrind_counting(pid: int, on: bool) -> None:
+    """Turn callgrind's counting on or off in the server ``pid`` runs under valgrind."""
+    state = "on" if on else "off"
+    subprocess.run(["callgrind_control", "-i", state, str(pid)], capture_output=True, check=True)
+
+
+def callgrind_total(folder: Path, phase: Phase) -> int | None:
+    """The instructions callgrind counted in a server it ran (its file's ``totals``)."""
+    path = folder / f"{phase.target.split()[0]}-{phase.players}.out"
+    if not path.exists():
+        return None
+    for line in path.read_text(errors="replace").splitlines():
+        if line.startswith("totals:"):
+            return int(line.split()[1])
+    return None
 
 
 def _split(logins: list[tuple[str, str]] | int, parts: int) -> list[Any]:
@@ -704,14 +754,16 @@ async def bench(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 async def echo_phase(players: int, folder: str, args: argparse.Namespace, bar: tqdm[Any]) -> Phase:
     port = free_port()
-    echo = start_echo(port, folder)
     phase = Phase("uvicorn echo", players)
+    echo = start_echo(port, folder, callgrind_wrap(args.callgrind, phase))
     try:
         await wait_until_up(f"http://{HOST}:{port}/")
         await run_phase(phase, port, echo.pid, players, args, bar)
     finally:
         echo.terminate()
-        echo.wait(10)
+        echo.wait(120 if args.callgrind else 10)
+    if args.callgrind:
+        phase.instructions = callgrind_total(args.callgrind, phase)
     return phase
 
 
@@ -719,8 +771,9 @@ async def spielcenter_phase(
     players: int, folder: str, url: str | None, args: argparse.Namespace, bar: tqdm[Any]
 ) -> Phase:
     port = free_port()
-    server = start_spielcenter(port, folder, url, args.trace)
     phase = Phase(f"spielcenter ({args.database})", players)
+    wrap = callgrind_wrap(args.callgrind, phase)
+    server = start_spielcenter(port, folder, url, args.trace, wrap)
     try:
         base = f"http://{HOST}:{port}"
         await wait_until_up(f"{base}/health")
@@ -728,7 +781,9 @@ async def spielcenter_phase(
         await run_phase(phase, port, server.pid, logins, args, bar)
     finally:
         server.terminate()
-        server.wait(30)
+        server.wait(120 if args.callgrind else 30)
+    if args.callgrind:
+        phase.instructions = callgrind_total(args.callgrind, phase)
     if args.trace:
         phase.trace = read_trace(Path(folder), server.pid, phase)
     return phase
@@ -853,10 +908,19 @@ def main() -> None:
     parser.add_argument(
         "--py-spy", type=Path, metavar="FOLDER", help="sample each server with py-spy (raw)"
     )
+    parser.add_argument(
+        "--callgrind",
+        type=Path,
+        metavar="FOLDER",
+        help="run each server under valgrind's callgrind, counting the measured window only:"
+        " instructions per entry (few players: it runs some 50 times slower)",
+    )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
     if args.processes > 1 and args.database != "postgresql":
         parser.error("several processes share one database: add --database postgresql")
+    if args.callgrind and args.processes > 1:
+        parser.error("--callgrind: one server process")
     if args.database_url and (args.database != "postgresql" or len(args.players) > 1):
         parser.error("--database-url: one PostgreSQL database, one --players row")
     rows = asyncio.run(bench(args))

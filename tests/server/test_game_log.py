@@ -14,6 +14,7 @@ from sqlalchemy.dialects import sqlite
 
 from spielcenter.services.common import ServiceError, utcnow
 from spielcenter.services.games import GameService
+from spielcenter.store import sqlite_log
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 from spielcenter.store.models import Account, GameEntry, GameRecord
 from spielcenter.store.sqlite_log import ENTRY_COLUMNS, Worker, _processors, datetime_text
@@ -140,6 +141,25 @@ def test_a_time_is_stored_as_sqlalchemy_would_store_it() -> None:
     ]
     for moment in moments:
         assert datetime_text(moment) == sqlalchemy_text(moment)
+    # The texts are kept by the datetime object: asked again, or for an equal moment in another
+    # zone (another wall time), or after the table started afresh, each is still its own.
+    for moment in [*moments, *moments]:
+        if moment.tzinfo is not None and moment.year < 9999:
+            other_zone = moment.astimezone(timezone(timedelta(hours=3)))
+            assert other_zone == moment
+            assert datetime_text(other_zone) == sqlalchemy_text(other_zone)
+        assert datetime_text(moment) == sqlalchemy_text(moment)
+
+
+def test_a_time_kept_by_its_object_is_written_anew_once_the_table_starts_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At most DATETIME_TEXTS_KEPT texts are kept; then the table starts afresh.
+    monkeypatch.setattr(sqlite_log, "DATETIME_TEXTS_KEPT", 3)
+    moments = [datetime(2026, 12, 7, 8, minute, tzinfo=UTC) for minute in range(10)]
+    for moment in moments * 3:
+        assert datetime_text(moment) == f"2026-12-07 08:{moment.minute:02d}:00.000000"
+        assert len(sqlite_log._DATETIME_TEXTS) <= 3
 
 
 async def test_the_log_thread_goes_on_after_a_waiter_gave_up() -> None:

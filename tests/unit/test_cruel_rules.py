@@ -127,6 +127,27 @@ def test_nothing_is_hidden_every_card_is_in_the_view():
     assert sum(len(pile) for pile in CLASSIC.view_for(state, None)["piles"]) == 48
 
 
+def test_the_view_shows_every_pile_bottom_to_top_in_the_notation_of_its_cards(monkeypatch):
+    # The view keeps each pile's notation by the pile (games/cruel.py, _PILE_TEXTS): along a
+    # game, and when that table starts afresh, every pile is still written as its cards are,
+    # and each view's piles are lists of its own (changing one changes no later view).
+    from spielcenter.games import cruel
+
+    monkeypatch.setattr(cruel, "PILE_TEXTS_KEPT", 5)
+    rng = random.Random(40)
+    for deal in (1, 2, 3):
+        state = CLASSIC.start(deal)
+        for _ in range(30):
+            view = CLASSIC.view_for(state, 0)
+            assert view["piles"] == [[str(card) for card in pile] for pile in state.piles]
+            view["piles"][0].append("XX")
+            assert CLASSIC.view_for(state, 0)["piles"][0] == [str(c) for c in state.piles[0]]
+            moves = CLASSIC.legal_moves(state)
+            if not moves:
+                break
+            state = CLASSIC.apply(state, rng.choice(moves))
+
+
 # -- Spielablauf: moving cards --------------------------------------------------------------------
 
 

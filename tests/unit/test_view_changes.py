@@ -67,7 +67,7 @@ def test_the_view_kept_for_the_next_changes_is_nothing_the_garbage_collector_wal
     # One kept view per live game, replaced every entry: as lists and dicts a thousand of them
     # a second reached the collector's oldest generation and brought full collections.
     before, after = cruel_views()
-    changes, kept = view_changes(frozen_view(before), after)
+    changes, _, kept = view_changes(frozen_view(before), after)
     assert changes == changes_between(before, after)
     assert not gc.is_tracked(kept)
     assert all(isinstance(text, str) for text in kept.values())
@@ -81,10 +81,10 @@ def test_a_frozen_view_thaws_into_the_same_view() -> None:
 
 
 def test_a_frozen_view_holds_each_field_as_compact_json_and_a_longer_list_item_by_item() -> None:
-    # frozen_view writes each field by its type, lists of lists in one call of the C encoder
-    # split where the items join: whatever the way, a field is its compact JSON, and a list of
-    # two or more items its items' texts each after a newline (strings that hold "],[" or a
-    # newline, empty and mixed lists included).
+    # frozen_view writes each field by its type, lists of lists of strings kept by their items
+    # or in one call of the C encoder split where the items join: whatever the way, a field is
+    # its compact JSON, and a list of two or more items its items' texts each after a newline
+    # (strings that hold "],[" or a newline, empty and mixed lists included).
     quilt = get_game("crazy-quilt")
     tricky = {
         "text": "Kreuz\nBube ü",
@@ -139,3 +139,61 @@ def test_the_items_of_a_list_are_written_as_compact_json_writes_each() -> None:
     values = ["7H", "Kreuz\nBube ü", ["5S", "6S"], ["x", 1], [1, "x"], 3, None, True, {"S": "A"}]
     assert json_items(values) == [compact_json(value) for value in values]
     assert json_items([]) == []
+
+
+def tricky_views() -> list[dict[str, Any]]:
+    """Views whose fields break shortcuts: strings holding newlines, brackets and quotes, lists
+    of lists with other things inside, numbers equal to booleans, dicts of strings and not."""
+    quilt = get_game("crazy-quilt")
+    played = quilt.apply(quilt.start(1), quilt.legal_moves(quilt.start(1))[0])
+    views: list[dict[str, Any]] = [*cruel_views()]
+    views += [quilt.view_for(quilt.start(1), 0), quilt.view_for(played, 0)]
+    for piles in (
+        [["JS", "],["], ["5C"], []],
+        [["1"], ["true"], ["x\ny", 'a"b']],
+        [[1], [True], [1.0]],
+        [[True], [1], [1.0]],
+        [["6H", None], [], [None, "],[", "x\ny"]],
+        [["a", "b"], ["c"], [["nested"]]],
+        [["a"], {"b": "c"}, ["d"]],
+        [["a"], "ab", ["b"]],
+    ):
+        for tops in ({"S": "A", "H": "2"}, {"S": 1, "H": True}, {"S": True, "H": 1}, {"S": ["A"]}):
+            views.append({"piles": piles, "foundations": tops, "n": len(views), "legal": ["2f"]})
+    return views
+
+
+def test_a_frozen_view_is_its_definition_when_texts_are_kept_by_their_items() -> None:
+    # The texts of lists and dicts of strings are kept by their items (a pile that did not
+    # change is not written again): a list or dict equal to a kept one but of other types —
+    # [1] and [True], {"S": 1} and {"S": True} — must still get its own text, in any order.
+    views = tricky_views()
+    for view in [*views, *reversed(views), *views]:
+        expected = {
+            key: "\n" + "\n".join(map(compact_json, value))
+            if isinstance(value, list) and len(value) > 1
+            else compact_json(value)
+            for key, value in view.items()
+        }
+        assert frozen_view(view) == expected
+        assert thawed_view(frozen_view(view)) == view
+
+
+def test_the_changes_text_is_the_compact_json_of_the_changes() -> None:
+    # Written from the frozen texts (services/games.py, view_changes), not by the encoder: it
+    # must be the encoder's text of the changes, for every pair of views.
+    views = tricky_views()
+    pairs = [(views[k], views[k + 1]) for k in range(len(views) - 1)]
+    pairs += [(after, before) for before, after in pairs]
+    pairs += [({"a": 1, "b": "x", "c": [1, 2]}, {"a": 2, "b": "x", "c": [1, 3]})]
+    pairs += [({1: "x", "b": [1, 2, 3]}, {1: "y", "b": [1, 2, 4]})]  # type: ignore[dict-item]
+    seen_items = False
+    for before, after in pairs:
+        changes, text, _ = view_changes(frozen_view(before), after)
+        if changes is None:
+            assert text is None
+            continue
+        seen_items = seen_items or "items" in changes
+        assert text == compact_json(changes)
+        assert apply_changes(before, changes) == after
+    assert seen_items  # the items' text was written at least once

@@ -541,11 +541,11 @@ class GameService:
         else:
             head = event_head_text(live.id, seq, kind, move)
         # The sockets that asked for changes get them instead of the view (server/hub.py).
-        changes, live.last_view = view_changes(live.last_view or {}, view)
+        changes, written, live.last_view = view_changes(live.last_view or {}, view)
         live.recent.append((seq, head, live.last_view))
         if changes is not None:
             event[CHANGES] = changes
-            event.compact = f'{head[:-1]},"changes":{compact_json(changes)}}}'
+            event.compact = f'{head[:-1]},"changes":{written}}}'
         viewed = time.perf_counter()
         self.timing("view", (viewed - committed) * 1000)
         await self.publish(event, origin)
@@ -660,21 +660,78 @@ def _list_text(value: list[Any]) -> str:
         with contextlib.suppress(TypeError):  # a later item is no string: item by item below
             return "\n" + "\n".join(map(string_json, value))
     elif set(map(type, value)) == _ONLY_LISTS:
-        # Lists only (a layout's piles, a quilt's rows): written in one call of the C encoder.
-        # Their texts are joined by "],[": if it occurs once per join, no item holds it.
-        text = compact_json(value)
-        if text.count("],[") == len(value) - 1:
-            return "\n" + text[1:-1].replace("],[", "]\n[")
+        # Lists only (a layout's piles, a quilt's rows): each list of strings written once
+        # and looked up by its items after (a move changes two of Cruel's twelve piles).
+        try:
+            kept = list(map(_STRINGS_TEXT.get, map(tuple, value)))
+        except TypeError:  # an item holds a list or a dict (no key): one call of the encoder
+            text = compact_json(value)
+            # Their texts are joined by "],[": if it occurs once per join, no item holds it.
+            if text.count("],[") == len(value) - 1:
+                return "\n" + text[1:-1].replace("],[", "]\n[")
+        else:
+            texts = (
+                [
+                    text if text is not None else _strings_text(item)
+                    for text, item in zip(kept, value, strict=True)
+                ]
+                if None in kept
+                else kept
+            )
+            return "\n" + "\n".join(texts)  # type: ignore[arg-type]
     return "\n" + "\n".join(json_items(value))
 
 
+def _strings_text(value: list[Any]) -> str:
+    """The compact JSON of a list (a view's list of lists' item), kept by its items when they
+    are all strings."""
+    text = compact_json(value)
+    if set(map(type, value)) <= _ONLY_STRINGS:
+        _keep(_STRINGS_TEXT, tuple(value), text)
+    return text
+
+
+def _dict_text(value: dict[str, Any]) -> str:
+    """The compact JSON of a dict (a layout's foundations), kept by its items when its keys and
+    values are all strings."""
+    try:
+        key = tuple(value.items())
+        text = _STRINGS_DICT_TEXT.get(key)
+    except TypeError:  # a value is a list or a dict
+        return compact_json(value)
+    if text is None:
+        text = compact_json(value)
+        if set(map(type, value)) <= _ONLY_STRINGS >= set(map(type, value.values())):
+            _keep(_STRINGS_DICT_TEXT, key, text)
+    return text
+
+
+def _keep(texts: dict[Any, str], key: Any, text: str) -> None:
+    """Keep ``text`` by ``key``, at most :data:`TEXTS_KEPT` of them (then they start afresh)."""
+    if len(texts) >= TEXTS_KEPT:
+        texts.clear()
+    texts[key] = text
+
+
+TEXTS_KEPT = 50_000
+"""Texts of lists and dicts of strings kept by their items at most (at 1 000 Cruel games, the
+12 000 piles on show and the few an entry makes: under 10 MB)."""
+_STRINGS_TEXT: dict[tuple[str, ...], str] = {}
+"""The compact JSON of lists of strings, by their items. Only strings: equal keys are equal
+strings item by item, and so the same JSON (``(1,) == (True,)``, whose texts differ, is never
+a key). The keys are tuples of strings, which the garbage collector stops tracking at their
+first young collection; the dict is one object."""
+_STRINGS_DICT_TEXT: dict[tuple[tuple[str, str], ...], str] = {}
+"""The compact JSON of dicts of strings, by their items in order (as :data:`_STRINGS_TEXT`)."""
 _ONLY_LISTS = {list}
+_ONLY_STRINGS = {str}
 _FREEZE: dict[type, Callable[[Any], str]] = {
     str: string_json,
     int: int.__repr__,
     bool: {True: "true", False: "false"}.__getitem__,
     type(None): {None: "null"}.__getitem__,
     list: _list_text,
+    dict: _dict_text,
 }
 """The writer of a view's field by its type (:func:`compact_json` for any other)."""
 
@@ -693,36 +750,61 @@ def changes_between(before: JSON, after: JSON) -> JSON | None:
     return view_changes(frozen_view(before), after)[0]
 
 
-def view_changes(before: FrozenView, after: JSON) -> tuple[JSON | None, FrozenView]:
+def view_changes(before: FrozenView, after: JSON) -> tuple[JSON | None, str | None, FrozenView]:
     """What turns the view ``before`` (frozen) into ``after``, or ``None`` when it would not be
-    smaller than ``after`` itself; and ``after`` frozen, to count the next changes from.
+    smaller than ``after`` itself; those changes as compact JSON; and ``after`` frozen, to count
+    the next changes from.
 
     ``{"fields": {...}}`` holds each top-level field that changed, with its new value; a list
     that kept its length and changed in fewer than half of its items goes into
     ``{"items": {field: {index: item}}}`` instead (a Cruel move changes two of twelve piles).
+    The text is written from the frozen view's texts of those values, which are their compact
+    JSON already (a list's items each after a newline, which compact JSON never holds), instead
+    of encoding them again (tests/unit/test_view_changes.py compares it with
+    :func:`compact_json`).
     """
     now = frozen_view(after)
     if before.keys() != now.keys():
-        return None, now
+        return None, None, now
     fields: JSON = {}
     items: JSON = {}
+    field_texts: list[str] = []
+    item_texts: list[str] = []
     for key, text in now.items():
         had = before[key]
         if key not in VOLATILE and had == text:
             continue
         value = after[key]
-        if text.startswith("\n") and had.startswith("\n"):
+        listed = text[:1] == "\n"
+        if listed and had[:1] == "\n":
             old = had.split("\n")
             if len(old) == len(value) + 1:
                 new = text.split("\n")
-                changed = {str(i - 1): value[i - 1] for i in range(1, len(new)) if old[i] != new[i]}
-                if len(changed) * 2 < len(value):
-                    items[key] = changed
+                at = [i for i in range(1, len(new)) if old[i] != new[i]]
+                if len(at) * 2 < len(value):
+                    items[key] = {str(i - 1): value[i - 1] for i in at}
+                    written = ",".join([f'"{i - 1}":{new[i]}' for i in at])
+                    item_texts.append(f"{_key_text(key)}:{{{written}}}")
                     continue
         fields[key] = value
+        written = f"[{text[1:].replace(chr(10), ',')}]" if listed else text
+        field_texts.append(f"{_key_text(key)}:{written}")
     if len(fields) == len(after):
-        return None, now
-    return ({"fields": fields, "items": items} if items else {"fields": fields}), now
+        return None, None, now
+    text = '{"fields":{' + ",".join(field_texts) + "}"
+    if items:
+        return (
+            {"fields": fields, "items": items},
+            f'{text},"items":{{{",".join(item_texts)}}}}}',
+            now,
+        )
+    return {"fields": fields}, text + "}", now
+
+
+def _key_text(key: str) -> str:
+    """A view's key as compact JSON writes it in a dict (a view's keys are strings; any other
+    as the encoder turns it into one)."""
+    return string_json(key) if type(key) is str else compact_json({key: 0})[:-3][1:]
 
 
 class _EntryLock:

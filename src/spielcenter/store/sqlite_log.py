@@ -287,8 +287,28 @@ def datetime_text(value: datetime) -> str:
     """A datetime as SQLAlchemy's SQLite ``DATETIME`` stores it: ``YYYY-MM-DD HH:MM:SS.ffffff``,
     the wall time without its zone (tests/server/test_game_log.py compares the two): the first
     26 characters of its ``isoformat``, which writes the zone's offset after them (a year is
-    written with four digits), without a copy of the datetime made first."""
-    return value.isoformat(" ", "microseconds")[:26]
+    written with four digits), without a copy of the datetime made first.
+
+    Kept by the datetime object itself: a game's ``started_at`` in the summary of each of its
+    entries is one object, whose text ``isoformat`` wrote in ten times the instructions of the
+    look-up (a datetime is immutable, and the one kept is the one asked about, not an equal
+    one: equal moments in two zones have two wall times)."""
+    kept = _DATETIME_TEXTS.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    text = value.isoformat(" ", "microseconds")[:26]
+    if len(_DATETIME_TEXTS) >= DATETIME_TEXTS_KEPT:
+        _DATETIME_TEXTS.clear()
+    _DATETIME_TEXTS[id(value)] = (value, text)
+    return text
+
+
+_DATETIME_TEXTS: dict[int, tuple[datetime, str]] = {}
+""":func:`datetime_text`'s texts by the ``id`` of their datetime, kept with it (so the id is
+not another's)."""
+DATETIME_TEXTS_KEPT = 20_000
+"""Datetimes whose text is kept at most (then the table starts afresh): a second or two of
+entries and the started games' ``started_at``, about 4 MB."""
 
 
 Converters = list[tuple[int, Callable[[Any], Any]]]
