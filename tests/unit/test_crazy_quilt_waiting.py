@@ -53,17 +53,17 @@ def code(card: Card) -> int:
 
 
 class Node(NamedTuple):
-    """A position of the waiting game: the empty cells (a set), the stock (every card on the
-    first pass, top first), the waste (kept cards, bottom to top), the kept suits' foundation
-    tops, the released copies of the other suits' cards (suit, rank) as a sorted tuple with
-    repeats, redeals left."""
+    """A position of the waiting game: the empty cells (a bit each), the stock (every card on
+    the first pass, top first), the waste (kept cards, bottom to top), the kept suits'
+    foundation tops, the released copies of the other suits' cards (their numbers, sorted),
+    redeals left. Bytes and numbers: the exhaustive search of deal 728 keeps millions."""
 
-    empty: frozenset[int]
-    stock: tuple[int, ...]
-    waste: tuple[int, ...]
+    empty: int
+    stock: bytes
+    waste: bytes
     up: tuple[int, ...]
     down: tuple[int, ...]
-    released: tuple[int, ...]
+    released: bytes
     left: int
 
 
@@ -74,18 +74,20 @@ class Referee:
         self.suits = suits
         self.round_the_corner = state.round_the_corner
         self.codes = [code(card) if card else 0 for card in state.quilt]
+        self.waiting = [
+            cell for cell, card in enumerate(state.quilt) if card and card.suit not in suits
+        ]
         self.base_up = state.up
         self.base_down = state.down
-        kept = [card for card in state.waste if card.suit in suits]
-        others = [code(card) for card in state.waste if card.suit not in suits]
+        others = bytes(sorted(code(card) for card in state.waste if card.suit not in suits))
         self.start = self.settle(
             Node(
-                frozenset(cell for cell, card in enumerate(state.quilt) if card is None),
-                tuple(code(card) for card in state.stock),
-                tuple(code(card) for card in kept),
+                sum(1 << cell for cell, card in enumerate(state.quilt) if card is None),
+                bytes(code(card) for card in state.stock),
+                bytes(code(card) for card in state.waste if card.suit in suits),
                 tuple(top if s in suits else KING for s, top in zip(SUITS, state.up, strict=True)),
                 tuple(top if s in suits else ACE for s, top in zip(SUITS, state.down, strict=True)),
-                tuple(sorted(others)),
+                others,
                 state.redeals_left,
             )
         )
@@ -93,11 +95,14 @@ class Referee:
     def kept(self, card: int) -> bool:
         return SUITS[card >> 4] in self.suits
 
-    def free(self, empty: frozenset[int], cell: int) -> bool:
+    @staticmethod
+    def free(empty: int, cell: int) -> bool:
         """A card with a short end beyond the edge or at a gap (seed 000)."""
-        return cell not in empty and any(end == OUTSIDE or end in empty for end in SHORT_ENDS[cell])
+        return not empty >> cell & 1 and any(
+            end == OUTSIDE or empty >> end & 1 for end in SHORT_ENDS[cell]
+        )
 
-    def loose(self, released: tuple[int, ...], suit: int) -> tuple[int, int]:
+    def loose(self, released: bytes, suit: int) -> tuple[int, int]:
         """The loose foundations of another suit: each passes every rank a released copy has."""
         ranks = {card & 15 for card in released if card >> 4 == suit}
         up, down = self.base_up[suit], self.base_down[suit]
@@ -107,7 +112,7 @@ class Referee:
             down -= 1
         return up, down
 
-    def may_leave(self, card: int, released: tuple[int, ...]) -> bool:
+    def may_leave(self, card: int, released: bytes) -> bool:
         suit, rank = card >> 4, card & 15
         up, down = self.loose(released, suit)
         if up >= rank - 1 or down <= rank + 1:
@@ -119,21 +124,18 @@ class Referee:
 
     def settle(self, node: Node) -> Node:
         """Every waiting card that may leave leaves, until none may."""
-        empty, released = set(node.empty), list(node.released)
+        empty, released = node.empty, node.released
         while True:
             leaving = [
                 cell
-                for cell, card in enumerate(self.codes)
-                if card
-                and not self.kept(card)
-                and self.free(frozenset(empty), cell)
-                and self.may_leave(card, tuple(released))
+                for cell in self.waiting
+                if self.free(empty, cell) and self.may_leave(self.codes[cell], released)
             ]
             if not leaving:
-                return node._replace(empty=frozenset(empty), released=tuple(sorted(released)))
+                return node._replace(empty=empty, released=released)
             for cell in leaving:
-                empty.add(cell)
-                released.append(self.codes[cell])
+                empty |= 1 << cell
+            released = bytes(sorted(released + bytes(self.codes[cell] for cell in leaving)))
 
     def homes(self, card: int, node: Node) -> Iterator[tuple[str, Node]]:
         suit, rank = card >> 4, card & 15
@@ -151,7 +153,7 @@ class Referee:
         for cell, card in enumerate(self.codes):
             if not card or not self.kept(card) or not self.free(node.empty, cell):
                 continue
-            rest = node._replace(empty=node.empty | {cell})
+            rest = node._replace(empty=node.empty | 1 << cell)
             for mark, there in self.homes(card, rest):
                 yield CELL_NAMES[cell] + mark, self.settle(there)
             if (
@@ -159,16 +161,19 @@ class Referee:
                 and top >> 4 == card >> 4
                 and ranks_touch(card & 15, top & 15, self.round_the_corner)
             ):
-                yield CELL_NAMES[cell] + "w", self.settle(rest._replace(waste=(*node.waste, card)))
+                yield (
+                    CELL_NAMES[cell] + "w",
+                    self.settle(rest._replace(waste=node.waste + bytes((card,)))),
+                )
         if node.stock:
             card, stock = node.stock[0], node.stock[1:]
             if self.kept(card):
-                yield "s", node._replace(stock=stock, waste=(*node.waste, card))
+                yield "s", node._replace(stock=stock, waste=node.waste + bytes((card,)))
             else:
-                released = tuple(sorted((*node.released, card)))
+                released = bytes(sorted(node.released + bytes((card,))))
                 yield "s", self.settle(node._replace(stock=stock, released=released))
         elif node.left:
-            yield "r", node._replace(stock=node.waste, waste=(), left=node.left - 1)
+            yield "r", node._replace(stock=node.waste, waste=b"", left=node.left - 1)
 
     def won(self, node: Node) -> bool:
         return (
@@ -216,7 +221,7 @@ class ForgetfulReferee(Referee):
     """Deliberately broken: a waiting card forgets the waste and waits for a loose foundation
     only (a real card may leave onto a card of its suit one rank away on the waste)."""
 
-    def may_leave(self, card: int, released: tuple[int, ...]) -> bool:
+    def may_leave(self, card: int, released: bytes) -> bool:
         suit, rank = card >> 4, card & 15
         up, down = self.loose(released, suit)
         return up >= rank - 1 or down <= rank + 1
