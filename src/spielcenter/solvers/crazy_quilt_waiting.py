@@ -71,9 +71,6 @@ __all__ = ["WaitingProof", "WaitingSearch", "decide_waiting", "lost_waiting"]
 _RANKS: Final = KING + 2
 """Length of a suit's row of released counts (ranks 1–13, with room on both sides)."""
 
-Released = tuple[tuple[int, ...], ...]
-"""For each suit, how many copies of each rank are released (index = rank)."""
-
 Loose = tuple[tuple[int, int], ...]
 """For each suit, its loose foundations' tops (up, down)."""
 
