@@ -1,13 +1,15 @@
 """Crazy Quilt with suits alone: which deals a smaller game proves lost.
 
     uv run python bench/crazy_quilt_suits.py --variant classic --deals 1..1000 \\
-        [--size 1] [--budget 3000000] [--only 9,23,83]
+        [--size 1] [--budget 3000000] [--only 9,23,83] [--waiting]
 
 For each deal (or only the ``--only`` deals) it decides the smaller game of every set of
 ``--size`` suits (:func:`spielcenter.solvers.crazy_quilt_suits.alone`: the kept suits' cards
 follow the rules, the others get out of their way) with the solver's exhaustive search, at most
 ``--budget`` positions each. A smaller game that is lost proves the deal lost
-(:mod:`spielcenter.solvers.crazy_quilt_suits`).
+(:mod:`spielcenter.solvers.crazy_quilt_suits`). With ``--waiting`` the smaller game is the
+waiting game instead (:mod:`spielcenter.solvers.crazy_quilt_waiting`: the other suits' quilt
+cards leave only once a loose foundation or a released card one rank away could take them).
 
 It prints how many smaller games were won, lost and undecided, the deals proven lost (with their
 suits and positions), the undecided ones, the time, and a JSON line. As a check of soundness it
@@ -34,22 +36,28 @@ from spielcenter.games.crazy_quilt import VARIANTS, make
 from spielcenter.solvers import winnable
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_suits import decide_alone
+from spielcenter.solvers.crazy_quilt_waiting import decide_waiting
 
 GAME = "crazy-quilt"
 
 
-def survey(variant: str, deals: list[int], size: int, budget: int) -> dict[str, Any]:
-    """Decide every smaller game of ``size`` suits of ``deals``; the tallies and the findings."""
+def survey(
+    variant: str, deals: list[int], size: int, budget: int, waiting: bool = False
+) -> dict[str, Any]:
+    """Decide every smaller game of ``size`` suits of ``deals`` (the waiting games if
+    ``waiting``); the tallies and the findings."""
     game = make(variant)
+    decide = decide_waiting if waiting else decide_alone
+    kind = "waiting" if waiting else "alone"
     sets = ["".join(kept) for kept in combinations(SUITS, size)]
     tally: Counter[str] = Counter()
     lost: list[dict[str, Any]] = []
     undecided: list[str] = []
     started = time.perf_counter()
-    for deal in tqdm(deals, desc=f"{variant}, {size} suit(s) alone", unit="deal"):
+    for deal in tqdm(deals, desc=f"{variant}, {size} suit(s) {kind}", unit="deal"):
         position = position_of(game.start(deal))
         for suits in sets:
-            verdict = decide_alone(position, suits, budget)
+            verdict = decide(position, suits, budget)
             tally[verdict.result] += 1
             if verdict.result == "lost":
                 lost.append({"deal": deal, "suits": suits, "positions": verdict.nodes})
@@ -58,6 +66,7 @@ def survey(variant: str, deals: list[int], size: int, budget: int) -> dict[str, 
     return {
         "variant": variant,
         "size": size,
+        "game": kind,
         "budget": budget,
         "deals": len(deals),
         "games": dict(tally),
@@ -74,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated deal numbers instead of --deals")
     parser.add_argument("--size", type=int, choices=(1, 2, 3), default=1)
     parser.add_argument("--budget", type=int, default=3_000_000)
+    parser.add_argument(
+        "--waiting", action="store_true", help="the waiting games instead of the suits alone"
+    )
     args = parser.parse_args(argv)
     if args.only:
         deals = [int(deal) for deal in args.only.split(",")]
@@ -83,10 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             parser.error(str(exc))
         deals = list(range(first, last + 1))
-    result = survey(args.variant, deals, args.size, args.budget)
+    result = survey(args.variant, deals, args.size, args.budget, args.waiting)
     games = result["games"]
     print(
-        f"{args.variant}, {len(deals)} deals, {args.size} suit(s) alone, at most "
+        f"{args.variant}, {len(deals)} deals, {args.size} suit(s) {result['game']}, at most "
         f"{args.budget:,} positions each: {games.get('won', 0)} won, {games.get('lost', 0)} lost, "
         f"{games.get('unknown', 0)} undecided; {result['seconds']} s"
     )
@@ -102,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     if wrong:
-        print(f"UNSOUND: listed as winnable but lost alone: {wrong}", file=sys.stderr)
+        print(f"UNSOUND: listed as winnable but lost {result['game']}: {wrong}", file=sys.stderr)
         return 1
     return 0
 

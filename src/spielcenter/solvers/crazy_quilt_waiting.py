@@ -1,0 +1,418 @@
+"""Crazy Quilt with some suits kept and the others' quilt cards *waiting*: a smaller game whose
+loss proves the deal lost, stronger than the suits alone.
+
+In the suits alone (:mod:`~spielcenter.solvers.crazy_quilt_suits`) a quilt card of another suit
+is a ghost: it leaves the moment one of its short ends is free. A real card cannot: it leaves
+only to a foundation of its suit whose top is one rank away, or onto the waste onto a card of its
+suit one rank away. Here the other suits' quilt cards leave only when, besides a free short end,
+one of those could have happened (a *waiting ghost*):
+
+* the kept suits' cards follow the real rules (as in the suits alone); the stock holds every card
+  in its order on the first pass, the waste only the kept suits' cards;
+* a card of another suit turned from the stock, or a waiting ghost that left, is *released*;
+* each other suit has *loose foundations*: a released copy of a rank lets both of its foundations
+  pass that rank (the up one from its ace, the down one from its king, each rank in order);
+* a waiting ghost leaves (and is released) as soon as its cell is available and either a loose
+  foundation of its suit has reached a neighbouring rank (up at rank − 1 or higher, down at
+  rank + 1 or lower) or a card of its suit one rank away (king and ace too, round the corner)
+  has been released;
+* the game is won when every kept card is founded, the stock and the waste are empty and the
+  loose foundations are complete.
+
+**Why a loss of this game is a loss of the deal.** Follow any real line and, alongside it, this
+game: the kept suits' moves as they are, a turn of a card of another suit on the first pass as a
+turn that releases it (later passes hold the kept cards only), everything else as the game's own
+eager steps. By induction over the real line:
+
+1. every cell empty in the real quilt is empty here: a real card of another suit leaves from an
+   available cell (available here too, with at least the same gaps) to a foundation (whose real
+   top the loose foundation has reached or passed, by 3) or onto a card of its suit one rank away
+   on the waste (which was turned or left the quilt before, so it is released, by 2); either way
+   the waiting ghost has left already;
+2. every card of another suit that was turned or left the real quilt is released here;
+3. each loose foundation is at or beyond the real one: a real foundation takes a copy that left
+   the quilt or was turned (released, by 2), and a loose foundation passes every released rank;
+4. the waste here is the real waste without the other suits' cards, in the same order; so
+   whenever a kept card goes onto the real waste or leaves it (its top then is a kept card), the
+   same move is legal here, and the redeal turns the same kept cards.
+
+A won real line ends with every card founded, so the line here ends won. If no line of this game
+wins, no real line does. It keeps the stock's order and the redeals exactly for the kept suits
+and the geometry for all; it relaxes only the other suits' foundations (one released copy lets
+both pass) and their waste (which cannot block here).
+
+**Searching it.** Depth first, positions remembered (every step is irreversible); turning k
+cards is one step that stops where the new top can be used, a card was released, or the stock
+ends (anything else in between could have been done before turning, as in
+:mod:`~spielcenter.solvers.crazy_quilt_search`); a position is dropped when the relaxed game of
+its kept cards (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`, every quilt card
+free, the other suits complete) cannot be cleared: a line of this game is a line of the suits
+alone, which that check bounds. What it decides: docs/winrates-crazy-quilt.md, *Waiting ghosts*.
+
+Pure: no I/O, no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Final
+
+from spielcenter.games.cards import ACE, KING, SUIT_NAMES, SUITS
+from spielcenter.games.crazy_quilt import CELL_NAMES
+from spielcenter.solvers.codes import RANK
+from spielcenter.solvers.crazy_quilt_position import FREES, Position, available, bit
+from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable
+from spielcenter.solvers.verdict import OutOfBudget, Verdict
+
+__all__ = ["WaitingProof", "WaitingSearch", "decide_waiting", "lost_waiting"]
+
+_RANKS: Final = KING + 2
+"""Length of a suit's row of released counts (ranks 1–13, with room on both sides)."""
+
+Loose = tuple[tuple[int, int], ...]
+"""For each suit, its loose foundations' tops (up, down)."""
+
+
+@dataclass(frozen=True)
+class WaitingProof:
+    """What :func:`lost_waiting` found: the kept suits of a lost waiting game, or none."""
+
+    suits: str
+    """The kept suits (``"D"``, ``"SC"`` …) whose game is lost; empty when none is."""
+    nodes: int
+    """Positions the searches spent in all."""
+
+    def __str__(self) -> str:
+        names = " and ".join(SUIT_NAMES[suit] for suit in self.suits)
+        return (
+            f"the {names} cannot all be founded, even if every other card leaves the quilt "
+            "as soon as a foundation or a card one rank away could take it"
+        )
+
+
+def _rise(released: list[int], up: int, down: int) -> tuple[int, int]:
+    """Loose foundation tops after passing every released rank they reach."""
+    while up < KING and released[up + 1]:
+        up += 1
+    while down > ACE and released[down - 1]:
+        down -= 1
+    return up, down
+
+
+class WaitingSearch:
+    """One exhaustive search of the waiting game of a position with ``kept`` suits (indices)."""
+
+    def __init__(self, position: Position, kept: frozenset[int], budget: int) -> None:
+        if position.ghosts:
+            raise ValueError("the waiting game starts from a whole position, without ghosts")
+        self.kept = kept
+        self.round_the_corner = position.round_the_corner
+        self.cards = position.cards
+        self.budget = budget
+        self.nodes = 0
+        self.seen: set[tuple[int, bytes, bytes, tuple[int, ...], int, bool]] = set()
+        self.checks: dict[tuple[bytes, bytes, tuple[int, ...], int], bool] = {}
+        self.waiting = 0
+        for cell, code in enumerate(position.cards):
+            if code and code >> 4 not in kept and not position.gone >> cell & 1:
+                self.waiting |= bit(cell)
+        self.position = position
+
+    # -- the rules ---------------------------------------------------------------------------
+
+    def touch(self, a: int, b: int) -> bool:
+        """Same suit and one rank apart (king and ace too, round the corner)."""
+        if a >> 4 != b >> 4:
+            return False
+        gap = abs(a - b)
+        return gap == 1 or (self.round_the_corner and gap == KING - ACE)
+
+    def _neighbours(self, rank: int) -> tuple[int, int]:
+        lower = rank - 1 if rank > ACE else (KING if self.round_the_corner else 0)
+        higher = rank + 1 if rank < KING else (ACE if self.round_the_corner else 0)
+        return lower, higher
+
+    def may_leave(self, code: int, released: list[list[int]], loose: list[tuple[int, int]]) -> bool:
+        """Whether a waiting ghost ``code`` could leave now (its cell being available)."""
+        suit, rank = code >> 4, code & RANK
+        up, down = loose[suit]
+        if up >= rank - 1 or down <= rank + 1:
+            return True
+        lower, higher = self._neighbours(rank)
+        return bool(released[suit][lower] if lower else 0) or bool(
+            released[suit][higher] if higher else 0
+        )
+
+    def settle(
+        self,
+        gone: int,
+        free: int,
+        waste: bytes,
+        released: list[list[int]],
+        loose: list[tuple[int, int]],
+    ) -> tuple[int, int, bytes]:
+        """The eager steps: release the other suits' cards on the waste (turned ones) and let
+        every waiting ghost that may leave go, until none may (``released`` and ``loose`` are
+        updated in place)."""
+        while waste and waste[-1] >> 4 not in self.kept:
+            self._release(waste[-1], released, loose)
+            waste = waste[:-1]
+        moved = True
+        while moved:
+            moved = False
+            rest = free & self.waiting
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                cell = low.bit_length() - 1
+                code = self.cards[cell]
+                if self.may_leave(code, released, loose):
+                    self._release(code, released, loose)
+                    gone |= low
+                    free = (free | FREES[cell]) & ~gone
+                    moved = True
+        return gone, free, waste
+
+    @staticmethod
+    def _release(code: int, released: list[list[int]], loose: list[tuple[int, int]]) -> None:
+        suit = code >> 4
+        released[suit][code & RANK] += 1
+        loose[suit] = _rise(released[suit], *loose[suit])
+
+    def dead(self, stock: bytes, waste: bytes, fnd: tuple[int, ...], left: int) -> bool:
+        """The relaxed game of the kept cards alone cannot be cleared (asked once each)."""
+        kept = self.kept
+        own_stock = bytes(code for code in stock if code >> 4 in kept)
+        own_waste = bytes(code for code in waste if code >> 4 in kept)
+        key = (own_stock, own_waste, fnd, left)
+        known = self.checks.get(key)
+        if known is None:
+            known, nodes = clearable(own_waste, own_stock, fnd, left, ASSIGNMENT_BUDGET)
+            self.nodes += nodes
+            self.checks[key] = known
+        return not known
+
+    # -- the search ------------------------------------------------------------------------
+
+    def run(self) -> Verdict:
+        position = self.position
+        released = [[0] * _RANKS for _ in SUITS]
+        loose = [(position.up[s], position.down[s]) for s in range(len(SUITS))]
+        fnd = list(position.up + position.down)
+        for suit in range(len(SUITS)):
+            if suit not in self.kept:
+                fnd[suit], fnd[4 + suit] = KING, ACE
+        # The other suits' cards on the waste are released at once (a card is released no
+        # earlier than it could be founded, and releasing one sooner only relaxes the game).
+        for code in position.waste:
+            if code >> 4 not in self.kept:
+                self._release(code, released, loose)
+        waste = bytes(code for code in position.waste if code >> 4 in self.kept)
+        gone, free, waste = self.settle(
+            position.gone, available(position.gone), waste, released, loose
+        )
+        path: list[str] = []
+        try:
+            won = self.search(
+                gone,
+                free,
+                position.stock,
+                waste,
+                tuple(fnd),
+                released,
+                loose,
+                position.redeals_left,
+                False,
+                path,
+            )
+        except (OutOfBudget, RecursionError):
+            return Verdict("unknown", [], self.nodes)
+        return Verdict("won", path, self.nodes) if won else Verdict("lost", [], self.nodes)
+
+    def _won(
+        self, stock: bytes, waste: bytes, fnd: tuple[int, ...], loose: Loose | list[tuple[int, int]]
+    ) -> bool:
+        return (
+            not stock
+            and not waste
+            and fnd == (KING,) * 4 + (ACE,) * 4
+            and all(loose[s] == (KING, ACE) for s in range(len(SUITS)) if s not in self.kept)
+        )
+
+    def _step(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: tuple[int, ...],
+        released: list[list[int]],
+        loose: list[tuple[int, int]],
+        left: int,
+        path: list[str],
+    ) -> bool:
+        released = [list(row) for row in released]
+        loose = list(loose)
+        gone, free, waste = self.settle(gone, free, waste, released, loose)
+        return self.search(gone, free, stock, waste, fnd, released, loose, left, False, path)
+
+    def search(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: tuple[int, ...],
+        released: list[list[int]],
+        loose: list[tuple[int, int]],
+        left: int,
+        turned: bool,
+        path: list[str],
+    ) -> bool:
+        """Whether the node can be won; on success ``path`` ends with the winning line."""
+        if self._won(stock, waste, fnd, loose):
+            return True
+        # The released cards and loose foundations follow from the rest of the key: a card of
+        # another suit is released once it is out of the quilt and out of the stock.
+        key = (gone, stock, waste, fnd, left, turned)
+        if turned and (gone, stock, waste, fnd, left, False) in self.seen:
+            return False
+        if key in self.seen:
+            return False
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfBudget
+        self.seen.add(key)
+        if self.dead(stock, waste, fnd, left):
+            return False
+        mark = len(path)
+        cards = self.cards
+        top = waste[-1] if waste else 0
+        if top:  # always a kept card (the others are released at once)
+            suit, rank = top >> 4, top & RANK
+            for slot, want, word in ((suit, rank - 1, "wu"), (4 + suit, rank + 1, "wd")):
+                if fnd[slot] == want:
+                    path.append(word)
+                    after = (*fnd[:slot], rank, *fnd[slot + 1 :])
+                    if self._step(
+                        gone, free, stock, waste[:-1], after, released, loose, left, path
+                    ):
+                        return True
+                    del path[mark:]
+        rest = free & ~self.waiting
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            cell = low.bit_length() - 1
+            code = cards[cell]
+            suit, rank = code >> 4, code & RANK
+            emptied = gone | low
+            opened = (free | FREES[cell]) & ~emptied
+            if not turned:
+                for slot, want, word in ((suit, rank - 1, "u"), (4 + suit, rank + 1, "d")):
+                    if fnd[slot] == want:
+                        path.append(CELL_NAMES[cell] + word)
+                        after = (*fnd[:slot], rank, *fnd[slot + 1 :])
+                        if self._step(
+                            emptied, opened, stock, waste, after, released, loose, left, path
+                        ):
+                            return True
+                        del path[mark:]
+            if top and self.touch(code, top):
+                path.append(CELL_NAMES[cell] + "w")
+                if self._step(
+                    emptied, opened, stock, waste + bytes((code,)), fnd, released, loose, left, path
+                ):
+                    return True
+                del path[mark:]
+        if (
+            stock
+            and not turned
+            and self.turns(gone, free, stock, waste, fnd, released, loose, left, path)
+        ):
+            return True
+        if not stock and left > 0:
+            path.append("r")
+            if self.turns(gone, free, waste, b"", fnd, released, loose, left - 1, path):
+                return True
+            del path[mark:]
+        return False
+
+    def _usable(self, top: int, free: int, fnd: tuple[int, ...]) -> bool:
+        suit, rank = top >> 4, top & RANK
+        if fnd[suit] == rank - 1 or fnd[4 + suit] == rank + 1:
+            return True
+        rest = free & ~self.waiting
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if self.touch(self.cards[low.bit_length() - 1], top):
+                return True
+        return False
+
+    def turns(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: tuple[int, ...],
+        released: list[list[int]],
+        loose: list[tuple[int, int]],
+        left: int,
+        path: list[str],
+    ) -> bool:
+        """Turn k = 1, 2 … cards as one step, stopping where the new top can be used, a card
+        of another suit was released (the position changed), or the stock ends."""
+        released = [list(row) for row in released]
+        loose = list(loose)
+        mark = len(path)
+        for k in range(1, len(stock) + 1):
+            before = gone
+            gone, free, landed = self.settle(gone, free, waste + stock[k - 1 : k], released, loose)
+            changed = gone != before or len(landed) == len(waste)
+            waste = landed
+            if changed or k == len(stock) or self._usable(waste[-1], free, fnd):
+                path.extend("s" * k)
+                if self.search(
+                    gone,
+                    free,
+                    stock[k:],
+                    waste,
+                    fnd,
+                    [list(row) for row in released],
+                    list(loose),
+                    left,
+                    not changed,
+                    path,
+                ):
+                    return True
+                del path[mark:]
+        return False
+
+
+def decide_waiting(position: Position, suits: str, node_budget: int) -> Verdict:
+    """Decide the waiting game of ``position`` with ``suits`` kept (letters of ``SHDC``), at most
+    ``node_budget`` positions. Its ``lost`` proves ``position`` lost; its ``won`` (with the
+    kept cards' line, a turn for every card turned on the first pass) proves nothing of it."""
+    for suit in suits:
+        if suit not in SUITS:
+            raise ValueError(f"no suit {suit!r}; the suits are {' '.join(SUITS)}")
+    kept = frozenset(SUITS.index(suit) for suit in suits)
+    return WaitingSearch(position, kept, max(node_budget, 0)).run()
+
+
+def lost_waiting(position: Position, node_budget: int, sizes: Iterable[int] = (1,)) -> WaitingProof:
+    """Search the waiting game of every set of ``sizes`` suits (one suit by default) until one
+    is proven lost; each may spend an even share of ``node_budget`` positions."""
+    sets = ["".join(kept) for size in sizes for kept in combinations(SUITS, size)]
+    share = max(node_budget // max(len(sets), 1), 1)
+    nodes = 0
+    for suits in sets:
+        verdict = decide_waiting(position, suits, share)
+        nodes += verdict.nodes
+        if verdict.result == "lost":
+            return WaitingProof(suits, nodes)
+    return WaitingProof("", nodes)

@@ -1,0 +1,343 @@
+"""Crazy Quilt's waiting game: a smaller game whose loss proves the real deal lost (deal 728).
+
+The rules of the waiting game (docstring of :mod:`spielcenter.solvers.crazy_quilt_waiting`) are
+read again here, independently of the solver, as a referee: the kept suits' cards play by the
+seed's rules; a card of another suit turned from the stock is *released*; a quilt card of another
+suit leaves (released) once a short end is free and either its suit's *loose* foundations (a
+released copy lets both pass its rank) have reached a neighbouring rank or a card of its suit one
+rank away has been released. The referee checks the two claims a proof rests on: every real
+winning line, mapped onto the waiting game, wins it (so a lost waiting game means a lost deal),
+and the solver's verdicts agree with an exhaustive search that tries every legal move and
+remembers positions, nothing else. A deliberately broken referee, whose waiting cards forget the
+waste (they wait for a foundation only), fails the first claim.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from itertools import combinations
+from typing import NamedTuple
+
+import pytest
+
+from spielcenter.games.cards import ACE, KING, SUITS, Card
+from spielcenter.games.crazy_quilt import (
+    CELL_INDEX,
+    CELL_NAMES,
+    OUTSIDE,
+    SHORT_ENDS,
+    QuiltState,
+    apply_move,
+    is_won,
+    make,
+    parse_move,
+    ranks_touch,
+)
+from spielcenter.solvers.crazy_quilt_position import position_of
+from spielcenter.solvers.crazy_quilt_suits import lost_alone
+from spielcenter.solvers.crazy_quilt_waiting import decide_waiting, lost_waiting
+from spielcenter.solvers.winnable import list_path, read_proofs, winnable_deals
+
+from .test_crazy_quilt_solver import constructed_end_position, crossing_end_position
+
+PROOF_728 = (
+    "the diamonds cannot all be founded, even if every other card leaves the quilt as soon as "
+    "a foundation or a card one rank away could take it"
+)
+SUIT_SETS = ["".join(kept) for size in (1, 2) for kept in combinations(SUITS, size)]
+
+
+def code(card: Card) -> int:
+    return SUITS.index(card.suit) * 16 + card.rank
+
+
+class Node(NamedTuple):
+    """A position of the waiting game: the empty cells (a bit each), the stock (every card on
+    the first pass, top first), the waste (kept cards, bottom to top), the kept suits'
+    foundation tops, the released copies of the other suits' cards (their numbers, sorted),
+    redeals left. Bytes and numbers: the exhaustive search of deal 728 keeps millions."""
+
+    empty: int
+    stock: bytes
+    waste: bytes
+    up: tuple[int, ...]
+    down: tuple[int, ...]
+    released: bytes
+    left: int
+
+
+class Referee:
+    """The waiting game of ``state`` with the cards of ``suits`` kept."""
+
+    def __init__(self, state: QuiltState, suits: str) -> None:
+        self.suits = suits
+        self.round_the_corner = state.round_the_corner
+        self.codes = [code(card) if card else 0 for card in state.quilt]
+        self.waiting = [
+            cell for cell, card in enumerate(state.quilt) if card and card.suit not in suits
+        ]
+        self.base_up = state.up
+        self.base_down = state.down
+        others = bytes(sorted(code(card) for card in state.waste if card.suit not in suits))
+        self.start = self.settle(
+            Node(
+                sum(1 << cell for cell, card in enumerate(state.quilt) if card is None),
+                bytes(code(card) for card in state.stock),
+                bytes(code(card) for card in state.waste if card.suit in suits),
+                tuple(top if s in suits else KING for s, top in zip(SUITS, state.up, strict=True)),
+                tuple(top if s in suits else ACE for s, top in zip(SUITS, state.down, strict=True)),
+                others,
+                state.redeals_left,
+            )
+        )
+
+    def kept(self, card: int) -> bool:
+        return SUITS[card >> 4] in self.suits
+
+    @staticmethod
+    def free(empty: int, cell: int) -> bool:
+        """A card with a short end beyond the edge or at a gap (seed 000)."""
+        return not empty >> cell & 1 and any(
+            end == OUTSIDE or empty >> end & 1 for end in SHORT_ENDS[cell]
+        )
+
+    def loose(self, released: bytes, suit: int) -> tuple[int, int]:
+        """The loose foundations of another suit: each passes every rank a released copy has."""
+        ranks = {card & 15 for card in released if card >> 4 == suit}
+        up, down = self.base_up[suit], self.base_down[suit]
+        while up < KING and up + 1 in ranks:
+            up += 1
+        while down > ACE and down - 1 in ranks:
+            down -= 1
+        return up, down
+
+    def may_leave(self, card: int, released: bytes) -> bool:
+        suit, rank = card >> 4, card & 15
+        up, down = self.loose(released, suit)
+        if up >= rank - 1 or down <= rank + 1:
+            return True
+        return any(
+            other >> 4 == suit and ranks_touch(other & 15, rank, self.round_the_corner)
+            for other in released
+        )
+
+    def settle(self, node: Node) -> Node:
+        """Every waiting card that may leave leaves, until none may."""
+        empty, released = node.empty, node.released
+        while True:
+            leaving = [
+                cell
+                for cell in self.waiting
+                if self.free(empty, cell) and self.may_leave(self.codes[cell], released)
+            ]
+            if not leaving:
+                return node._replace(empty=empty, released=released)
+            for cell in leaving:
+                empty |= 1 << cell
+            released = bytes(sorted(released + bytes(self.codes[cell] for cell in leaving)))
+
+    def homes(self, card: int, node: Node) -> Iterator[tuple[str, Node]]:
+        suit, rank = card >> 4, card & 15
+        if node.up[suit] == rank - 1:
+            yield "u", node._replace(up=(*node.up[:suit], rank, *node.up[suit + 1 :]))
+        if node.down[suit] == rank + 1:
+            yield "d", node._replace(down=(*node.down[:suit], rank, *node.down[suit + 1 :]))
+
+    def moves(self, node: Node) -> Iterator[tuple[str, Node]]:
+        """Every legal move of ``node`` in the engine's notation, with the node after it."""
+        top = node.waste[-1] if node.waste else 0
+        if top:
+            for mark, there in self.homes(top, node._replace(waste=node.waste[:-1])):
+                yield "w" + mark, self.settle(there)
+        for cell, card in enumerate(self.codes):
+            if not card or not self.kept(card) or not self.free(node.empty, cell):
+                continue
+            rest = node._replace(empty=node.empty | 1 << cell)
+            for mark, there in self.homes(card, rest):
+                yield CELL_NAMES[cell] + mark, self.settle(there)
+            if (
+                top
+                and top >> 4 == card >> 4
+                and ranks_touch(card & 15, top & 15, self.round_the_corner)
+            ):
+                yield (
+                    CELL_NAMES[cell] + "w",
+                    self.settle(rest._replace(waste=node.waste + bytes((card,)))),
+                )
+        if node.stock:
+            card, stock = node.stock[0], node.stock[1:]
+            if self.kept(card):
+                yield "s", node._replace(stock=stock, waste=node.waste + bytes((card,)))
+            else:
+                released = bytes(sorted(node.released + bytes((card,))))
+                yield "s", self.settle(node._replace(stock=stock, released=released))
+        elif node.left:
+            yield "r", node._replace(stock=node.waste, waste=b"", left=node.left - 1)
+
+    def won(self, node: Node) -> bool:
+        return (
+            not node.stock
+            and not node.waste
+            and node.up == (KING,) * 4
+            and node.down == (ACE,) * 4
+            and all(
+                self.loose(node.released, s) == (KING, ACE)
+                for s in range(4)
+                if SUITS[s] not in self.suits
+            )
+        )
+
+    def replay(self, line: list[str]) -> Node:
+        node = self.start
+        for text in line:
+            after = next((there for move, there in self.moves(node) if move == text), None)
+            assert after is not None, f"{text} is not legal in the {self.suits} waiting game"
+            node = after
+        return node
+
+    def wins(self) -> bool:
+        """Exhaustive: every legal move tried, positions remembered, nothing else."""
+        seen: set[Node] = {self.start}
+        todo = [self.start]
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while todo:
+                node = todo.pop()
+                if self.won(node):
+                    return True
+                for _, after in self.moves(node):
+                    if after not in seen:
+                        seen.add(after)
+                        todo.append(after)
+            return False
+        finally:
+            if collecting:
+                gc.enable()
+
+
+class ForgetfulReferee(Referee):
+    """Deliberately broken: a waiting card forgets the waste and waits for a loose foundation
+    only (a real card may leave onto a card of its suit one rank away on the waste)."""
+
+    def may_leave(self, card: int, released: bytes) -> bool:
+        suit, rank = card >> 4, card & 15
+        up, down = self.loose(released, suit)
+        return up >= rank - 1 or down <= rank + 1
+
+
+def mapped(state: QuiltState, line: tuple[str, ...], suits: str) -> list[str]:
+    """A real line as a line of the waiting game: the kept suits' moves, every turn of the first
+    pass (later passes turn the kept cards only) and every redeal."""
+    kept: list[str] = []
+    first_pass = state.redeals_left
+    for text in line:
+        move = parse_move(text)
+        if move.source == "r":
+            kept.append(text)
+        elif move.source == "s":
+            if state.redeals_left == first_pass or state.stock[0].suit in suits:
+                kept.append(text)
+        else:
+            card = state.waste[-1] if move.source == "w" else state.quilt[CELL_INDEX[move.source]]
+            assert card is not None
+            if card.suit in suits:
+                kept.append(text)
+        state = apply_move(state, move)
+    assert is_won(state)
+    return kept
+
+
+def proofs(variant: str) -> dict[int, tuple[str, ...]]:
+    return dict(read_proofs(list_path("crazy-quilt", variant)))
+
+
+# -- a real win is a win of every waiting game -----------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["classic", "round-the-corner", "second-redeal"])
+def test_every_real_winning_line_wins_each_waiting_game(variant: str) -> None:
+    """Rule: a real win, mapped onto the waiting game (kept suits' moves, the first pass's
+    turns, the redeals), wins it: the waiting cards of the other suits are out of the way
+    whenever the real line needs their cells."""
+    game = make(variant)
+    lines = proofs(variant)
+    for deal in list(lines)[:8]:
+        for suits in SUIT_SETS:
+            referee = Referee(game.start(deal), suits)
+            end = referee.replay(mapped(game.start(deal), lines[deal], suits))
+            assert referee.won(end), f"deal {deal}, {suits} kept"
+
+
+def test_a_referee_whose_waiting_cards_forget_the_waste_loses_real_wins() -> None:
+    """The broken rule (a waiting card leaves only for a loose foundation) fails the claim
+    above: some real winning lines have a card of another suit leave onto the waste before any
+    foundation could take it, and the kept cards behind it are then stuck."""
+    game = make("classic")
+    lines = proofs("classic")
+    failures = 0
+    for deal in list(lines)[:8]:
+        for suits in SUITS:
+            referee = ForgetfulReferee(game.start(deal), suits)
+            try:
+                failures += not referee.won(
+                    referee.replay(mapped(game.start(deal), lines[deal], suits))
+                )
+            except AssertionError:
+                failures += 1
+    assert failures >= 3
+
+
+# -- the solver's waiting game is the referee's ------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_solver_decides_a_waiting_end_position_as_an_exhaustive_search_does(seed: int) -> None:
+    """Rule: ``lost`` only when no line of the waiting game wins; wins replay under the referee."""
+    for state in (constructed_end_position(seed), crossing_end_position(seed)):
+        for suits in ("S", "H", "D", "C", "SD", "HC"):
+            verdict = decide_waiting(position_of(state), suits, 10**6)
+            referee = Referee(state, suits)
+            assert verdict.result == ("won" if referee.wins() else "lost"), (seed, suits)
+            if verdict.result == "won":
+                assert referee.won(referee.replay(verdict.moves)), (seed, suits)
+
+
+def test_the_solvers_wins_of_whole_deals_replay_under_the_referee() -> None:
+    game = make("classic")
+    for deal in (1, 2, 9):
+        for suits in SUITS:
+            verdict = decide_waiting(position_of(game.start(deal)), suits, 10**6)
+            assert verdict.result == "won", (deal, suits)
+            referee = Referee(game.start(deal), suits)
+            assert referee.won(referee.replay(verdict.moves)), (deal, suits)
+
+
+# -- deal 728 is lost ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["classic", "round-the-corner"])
+def test_the_solver_proves_the_diamonds_of_deal_728_lost_while_each_suit_alone_is_won(
+    variant: str,
+) -> None:
+    """Deal 728: every suit alone is won (the ghosts leave at once), but with the other suits'
+    cards waiting for a foundation or a card beside them, the diamonds cannot all be founded."""
+    position = position_of(make(variant).start(728))
+    assert lost_alone(position, 100_000).suits == ""
+    proof = lost_waiting(position, 4_000_000)
+    assert proof.suits == "D"
+    assert str(proof) == PROOF_728
+
+
+def test_waiting_games_of_listed_wins_are_not_lost() -> None:
+    """No deal the lists hold as won has a lost waiting game (a soundness check on real deals:
+    each listed deal has a winning line that replays)."""
+    game = make("classic")
+    for deal in [d for d in winnable_deals("crazy-quilt", "classic") if d <= 40]:
+        assert lost_waiting(position_of(game.start(deal)), 200_000).suits == "", deal
+
+
+def test_a_bad_suit_gets_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no suit 'X'"):
+        decide_waiting(position_of(make("classic").start(1)), "X", 10)
