@@ -68,7 +68,7 @@ def oid_of(cluster: PostgresCluster, url: str) -> int:
 
 
 def use_it(cluster: PostgresCluster, url: str, folder: Path) -> None:
-    """What a server test does: guests, an account, games with moves, a table, a chat line."""
+    """What a server test does: two guests, an account of one of them, three games."""
     settings = settings_on(folder, url)
     with clients_of(app_maker(settings, FakeClock())) as open_client:
         anna: TestClient = open_client()
