@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
 from spielcenter.solvers.winnable import winnable_deals
 
@@ -34,11 +34,19 @@ def test_only_winnable_deals_gives_a_proven_deal_number(
     assert deal in winnable_deals(game, variant)
 
 
+def check_and_wait_for_the_save(page: Page, box: Locator) -> None:
+    """Tick ``box`` and wait until the server has answered the setting's save."""
+    with page.expect_response(
+        lambda answer: answer.url.endswith("/api/settings") and answer.request.method == "PUT"
+    ) as saved:
+        box.check()
+    assert saved.value.ok, saved.value.status
+
+
 def test_the_option_is_kept_with_the_account(open_page: PageFactory) -> None:
     page = open_page()
     box = page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
-    box.check()
-    page.wait_for_timeout(300)
+    check_and_wait_for_the_save(page, box)
     page.reload()
     expect(
         page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
@@ -50,8 +58,7 @@ def test_each_patience_keeps_its_own_option(open_page: PageFactory) -> None:
     page = open_page()
     cruel = page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
     quilt = page.locator('.game-panel[data-game="crazy-quilt"] input[name="winnable_only"]')
-    cruel.check()
-    page.wait_for_timeout(300)
+    check_and_wait_for_the_save(page, cruel)
     page.reload()
     expect(
         page.locator('.game-panel[data-game="cruel"] input[name="winnable_only"]')
