@@ -32,7 +32,7 @@ from spielcenter.settings import Settings
 from spielcenter.store.db import make_engine, make_sessionmaker, migrate
 from spielcenter.store.models import Account
 
-from ..backends import SQLITE_FILE, run_async
+from ..backends import SQLITE_FILE, PostgresCluster, run_async
 from .ladder import resolve
 
 # Argon2 at its lowest cost: the tests check what is hashed and verified, not the hash's strength.
@@ -62,11 +62,15 @@ DATABASES = os.environ.get("SPIELCENTER_TEST_DATABASES", "sqlite,postgresql").sp
 
 def fresh_database(request: pytest.FixtureRequest, kind: str, folder: Path) -> str | None:
     """A migrated database of ``kind`` ("sqlite" or "postgresql") of its own: ``None`` is the
-    default SQLite file in ``DATA_DIR`` (``folder``), a copy of the migrated template."""
+    default SQLite file in ``DATA_DIR`` (``folder``), a copy of the migrated template; a
+    PostgreSQL database is lent for the time of ``request``'s fixture (emptied to the
+    template's state, see `PostgresCluster.lend_database`)."""
     if kind == "sqlite":
         shutil.copyfile(request.getfixturevalue("migrated_sqlite"), folder / SQLITE_FILE)
         return None
-    url: str = request.getfixturevalue("postgres").new_database()
+    cluster: PostgresCluster = request.getfixturevalue("postgres")
+    url = cluster.lend_database()
+    request.addfinalizer(lambda: cluster.give_back(url))
     return url
 
 

@@ -26,13 +26,15 @@ from .ladder import resolve
 @pytest.fixture
 async def games(postgres: PostgresCluster) -> AsyncIterator[GameService]:
     """The patience service on a fresh migrated PostgreSQL database, with Anna's account."""
-    engine = make_engine(postgres.new_database())
+    url = postgres.lend_database()
+    engine = make_engine(url)
     service = GameService(make_sessionmaker(engine), resolve, utcnow)
     async with service.sessionmaker.begin() as db:
         db.add(Account(id="anna", settings={}, created_at=utcnow()))
     yield service
     await service.close()
     await engine.dispose()
+    postgres.give_back(url)
 
 
 def appender(games: GameService) -> PostgresLogAppender:
