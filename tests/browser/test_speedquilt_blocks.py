@@ -438,10 +438,15 @@ def test_on_a_phone_tapping_her_block_while_giving_opens_the_sewing_view(
         blocks.nth(index).tap()
         expect(sewing).to_be_visible()
         expect(sewing.locator("h2")).to_contain_text("Nähen:")
-        helpful = sewing.locator(".die-slot.helpful .die-face")
+        helpful = sewing.locator(".die-slot.helpful")
         expect(sewing.locator(".die-slot")).to_have_count(5)
         for die in range(helpful.count()):
-            helpful.nth(die).tap()
+            name = helpful.nth(die).get_attribute("data-die")
+            helpful.nth(die).locator(".die-face").tap()
+            # The tap's click comes after the finger's lifting: the view shows the die chosen
+            # (and its patches lit) once it has been handled.
+            chosen = sewing.locator(f'.die-slot[data-die="{name}"]')
+            expect(chosen).to_have_class(re.compile(r"\bselected\b"))
             target = sewing.locator(".patch.target")
             if target.count():
                 before = mine(page)
