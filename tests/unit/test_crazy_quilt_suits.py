@@ -11,7 +11,6 @@ search that tries every legal move and remembers positions, nothing else.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterator
 from itertools import combinations
@@ -41,6 +40,7 @@ from spielcenter.solvers.crazy_quilt_search import decide
 from spielcenter.solvers.crazy_quilt_suits import alone, decide_alone, lost_alone
 from spielcenter.solvers.winnable import winnable_deals
 
+from .exhaustive import some_line_wins
 from .test_crazy_quilt_solver import (
     brute_force_wins,
     constructed_end_position,
@@ -211,25 +211,7 @@ class Referee:
 
     def wins(self) -> bool:
         """Exhaustive: every legal move tried, positions remembered, nothing else."""
-        seen: set[Node] = set()
-        todo = [self.start]
-        # A million remembered nodes would make the cyclic garbage collector walk them all,
-        # again and again, for cycles that plain tuples cannot form: it waits till the end.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            while todo:
-                node = todo.pop()
-                if self.won(node):
-                    return True
-                for _, after in self.moves(node):
-                    if after not in seen:
-                        seen.add(after)
-                        todo.append(after)
-            return False
-        finally:
-            if collecting:
-                gc.enable()
+        return some_line_wins(self.start, self.won, self.moves)
 
 
 def projected(state: QuiltState, line: tuple[str, ...], suits: str) -> list[str]:

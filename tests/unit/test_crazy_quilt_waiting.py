@@ -14,7 +14,6 @@ waste (they wait for a foundation only), fails the first claim.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from itertools import combinations
 from typing import NamedTuple
@@ -39,6 +38,7 @@ from spielcenter.solvers.crazy_quilt_suits import lost_alone
 from spielcenter.solvers.crazy_quilt_waiting import decide_waiting, lost_waiting
 from spielcenter.solvers.winnable import list_path, read_proofs, winnable_deals
 
+from .exhaustive import some_line_wins
 from .test_crazy_quilt_solver import constructed_end_position, crossing_end_position
 
 PROOF_728 = (
@@ -198,23 +198,7 @@ class Referee:
 
     def wins(self) -> bool:
         """Exhaustive: every legal move tried, positions remembered, nothing else."""
-        seen: set[Node] = {self.start}
-        todo = [self.start]
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            while todo:
-                node = todo.pop()
-                if self.won(node):
-                    return True
-                for _, after in self.moves(node):
-                    if after not in seen:
-                        seen.add(after)
-                        todo.append(after)
-            return False
-        finally:
-            if collecting:
-                gc.enable()
+        return some_line_wins(self.start, self.won, self.moves)
 
 
 class ForgetfulReferee(Referee):
