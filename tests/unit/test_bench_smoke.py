@@ -44,6 +44,10 @@ SMOKE: dict[str, list[list[str]]] = {
     "compiled_solvers.py": [["--game", "cruel", "--deals", "1", "--budget", "2000"]],
     "compression.py": [["--repeat", "2"]],
     "crazy_quilt_hints.py": [["--deals", "1", "--every", "40", "--json", "hints.json"]],
+    "crazy_quilt_speed.py": [
+        ["--sample", "regression", "--deals", "1", "--budget", "2000", "--save", "speed.json"],
+        ["--sample", "regression", "--deals", "1", "--budget", "2000", "--compare", "speed.json"],
+    ],
     "crazy_quilt_suits.py": [
         ["--only", "9", "--budget", "2000"],
         ["--only", "9", "--budget", "2000", "--waiting"],

@@ -10,10 +10,13 @@ from typing import Final
 
 from spielcenter.games.cards import SUITS, Card
 
-__all__ = ["RANK", "decode_card", "encode_card"]
+__all__ = ["CODES", "RANK", "decode_card", "encode_card"]
 
 RANK: Final = 15
 """``code & RANK`` is the rank of a card code; ``code >> 4`` its suit index."""
+
+CODES: Final = 64
+"""Every card code is below this: a table indexed by card code has this many entries."""
 
 
 def encode_card(card: Card) -> int:

@@ -216,17 +216,22 @@ class LastPass:
     line: tuple[str, ...]
 
 
-@dataclass
 class _Node:
-    """A position in the beam with the line that reached it."""
+    """A position in the beam with the line that reached it.
 
-    gone: int
-    free: int
-    stock: bytes
-    waste: bytes
-    fnd: Fnd
-    left: int
-    line: list[str]
+    A plain class, not a dataclass: mypyc compiles its ``__init__`` (a dataclass's generated one
+    runs as interpreted Python), and the beams make one for every position they gather."""
+
+    def __init__(
+        self, gone: int, free: int, stock: bytes, waste: bytes, fnd: Fnd, left: int, line: list[str]
+    ) -> None:
+        self.gone = gone
+        self.free = free
+        self.stock = stock
+        self.waste = waste
+        self.fnd = fnd
+        self.left = left
+        self.line = line
 
     def score(self, weights: Weights) -> int:
         """Progress: the cards founded and the quilt cards gone, weighted by ``weights``."""
@@ -320,7 +325,9 @@ class _Beam:
             for slot, want, word in ((suit, rank - 1, "wu"), (4 + suit, rank + 1, "wd")):
                 if fnd[slot] == want:
                     self._step(here, found, gone, free, waste[:-1], founded(fnd, slot, rank), word)
-        rest = free
+        # Only the cells whose cards have a move are visited, in the cells' order.
+        touching = search.touching(top) if top else 0
+        rest = free & (touching | search.following(fnd))
         while rest:
             low = rest & -rest
             rest ^= low
@@ -331,11 +338,13 @@ class _Beam:
             if opened & search.ghosts:
                 after, opened = vanish(after, opened, search.ghosts)
             suit, rank = code >> 4, code & RANK
-            for slot, want, mark in ((suit, rank - 1, "u"), (4 + suit, rank + 1, "d")):
-                if fnd[slot] == want:
-                    grown = founded(fnd, slot, rank)
-                    self._step(here, found, after, opened, waste, grown, CELL_NAMES[cell] + mark)
-            if top and search.touch(code, top):
+            if fnd[suit] == rank - 1:
+                grown = founded(fnd, suit, rank)
+                self._step(here, found, after, opened, waste, grown, CELL_NAMES[cell] + "u")
+            if fnd[4 + suit] == rank + 1:
+                grown = founded(fnd, 4 + suit, rank)
+                self._step(here, found, after, opened, waste, grown, CELL_NAMES[cell] + "d")
+            if low & touching:
                 built = waste + bytes((code,))
                 self._step(here, found, after, opened, built, fnd, CELL_NAMES[cell] + "w")
 

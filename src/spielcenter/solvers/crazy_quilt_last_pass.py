@@ -13,7 +13,7 @@ from typing import Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.solvers.codes import RANK
-from spielcenter.solvers.crazy_quilt_position import WON_FND, Fnd, founded
+from spielcenter.solvers.crazy_quilt_position import WON_FND
 from spielcenter.solvers.verdict import OutOfBudget
 
 __all__ = ["RELAXED_BUDGET", "RelaxedGame", "buried", "relaxed_possible"]
@@ -28,8 +28,13 @@ def buried(code: int, below: bytes, fnd: Sequence[int]) -> bool:
     of such a rank not yet founded lies beneath the card, that home is closed for good. The same
     holds downwards. With both homes closed the game is lost.
     """
-    suit, rank = code >> 4, code & RANK
-    up, down, base = fnd[suit], fnd[4 + suit], suit << 4
+    suit = code >> 4
+    return _buried(code, below, fnd[suit], fnd[4 + suit])
+
+
+def _buried(code: int, below: bytes, up: int, down: int) -> bool:
+    """:func:`buried` with the card's suit's foundation tops ``up`` and ``down``."""
+    rank, base = code & RANK, code & ~RANK
     for lo, hi in ((up + 1, rank), (rank + 1, down)):
         if lo > hi:
             continue  # that foundation has passed the card's rank: no home there
@@ -61,94 +66,131 @@ class RelaxedGame:
     foundations and waiting are tried. With no redeal left a card is never pushed onto cards it
     needs (:func:`buried`). A position is (redeals left, stock, cards turned, stack, foundations):
     what is left in the quilt follows from them.
+
+    The search runs at nearly every position of the last pass, so its position is kept in plain
+    numbers (no tuple or list is made for a move): the foundations packed into one number
+    (:func:`packed`, 4 bits a slot) and the quilt as two masks of card codes, ``one`` (at least
+    one copy left) and ``two`` (both copies left).
     """
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
-        self.seen: set[bytes] = set()
+        self.seen: set[tuple[int, int, bytes, int, bytes]] = set()
 
     def clears(
-        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: Fnd, quilt: bytes
+        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: int, one: int, two: int
     ) -> bool:
         """Whether every card can reach a foundation (``True`` too when out of budget)."""
-        stack, fnd, quilt = self.force(stack, fnd, quilt)
-        if fnd == WON_FND:
+        stack, fnd, one, two = _forced(stack, fnd, one, two)
+        if fnd == WON_PACKED:
             return True
-        key = b"".join((bytes((left, pushed, len(pile))), bytes(fnd), pile, stack))
+        key = (left, pushed, pile, fnd, stack)
         if key in self.seen:
             return False
         self.seen.add(key)
         if len(self.seen) > self.budget:
             raise OutOfBudget
-        return self._children(left, pile, pushed, stack, fnd, quilt)
+        return self._children(left, pile, pushed, stack, fnd, one, two)
 
     def _children(
-        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: Fnd, quilt: bytes
+        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: int, one: int, two: int
     ) -> bool:
         if stack:
-            for slot, rank in _ready(stack[-1], fnd):
-                if self.clears(left, pile, pushed, stack[:-1], founded(fnd, slot, rank), quilt):
-                    return True
-        for slot, code in _wanted(fnd):
-            if code in quilt:
-                rest = quilt.replace(bytes((code,)), b"", 1)
-                if self.clears(left, pile, pushed, stack, founded(fnd, slot, code & RANK), rest):
+            code = stack[-1]
+            suit, rank = code >> 4, code & RANK
+            if top_of(fnd, suit) == rank - 1 and self.clears(
+                left, pile, pushed, stack[:-1], founded_packed(fnd, suit, rank), one, two
+            ):
+                return True
+            if top_of(fnd, 4 + suit) == rank + 1 and self.clears(
+                left, pile, pushed, stack[:-1], founded_packed(fnd, 4 + suit, rank), one, two
+            ):
+                return True
+        for slot in range(8):
+            code = _wanted(fnd, slot)
+            if code and one >> code & 1:
+                less, fewer = _taken(code, one, two)
+                if self.clears(
+                    left, pile, pushed, stack, founded_packed(fnd, slot, code & RANK), less, fewer
+                ):
                     return True
         if pushed < len(pile):
             card = pile[pushed]
-            if left == 0 and buried(card, stack, fnd):
+            suit = card >> 4
+            if left == 0 and _buried(card, stack, top_of(fnd, suit), top_of(fnd, 4 + suit)):
                 return False
-            return self.clears(left, pile, pushed + 1, stack + bytes((card,)), fnd, quilt)
+            turned = stack + pile[pushed : pushed + 1]
+            return self.clears(left, pile, pushed + 1, turned, fnd, one, two)
         if left > 0 and stack:
-            return self.clears(left - 1, stack, 0, b"", fnd, quilt)
+            return self.clears(left - 1, stack, 0, b"", fnd, one, two)
         return False
 
-    @staticmethod
-    def force(stack: bytes, fnd: Fnd, quilt: bytes) -> tuple[bytes, Fnd, bytes]:
-        moved = True
-        while moved:
-            moved = False
-            if stack:
-                top = stack[-1]
-                ready = _ready(top, fnd)
-                if ready and (_twin_founded(top, fnd) or top in quilt):
-                    slot, rank = ready[0]
-                    stack, fnd, moved = stack[:-1], founded(fnd, slot, rank), True
-                    continue
-            for slot, code in _wanted(fnd):
-                if code in quilt and (_twin_founded(code, fnd) or quilt.count(code) == 2):
-                    quilt = quilt.replace(bytes((code,)), b"", 1)
-                    fnd, moved = founded(fnd, slot, code & RANK), True
-                    break
-        return stack, fnd, quilt
+
+def _forced(stack: bytes, fnd: int, one: int, two: int) -> tuple[bytes, int, int, int]:
+    """Found every card of the waste's top and of the quilt that follows on a foundation and
+    whose twin is founded or free in the quilt (see :class:`RelaxedGame`)."""
+    moved = True
+    while moved:
+        moved = False
+        if stack:
+            top = stack[-1]
+            suit, rank = top >> 4, top & RANK
+            up, down = top_of(fnd, suit), top_of(fnd, 4 + suit)
+            slot = suit if up == rank - 1 else 4 + suit if down == rank + 1 else -1
+            if slot >= 0 and (rank <= up or rank >= down or one >> top & 1):
+                stack, fnd, moved = stack[:-1], founded_packed(fnd, slot, rank), True
+                continue
+        for slot in range(8):
+            code = _wanted(fnd, slot)
+            if code and one >> code & 1 and (_twin_founded(code, fnd) or two >> code & 1):
+                one, two = _taken(code, one, two)
+                fnd, moved = founded_packed(fnd, slot, code & RANK), True
+                break
+    return stack, fnd, one, two
 
 
-def _wanted(fnd: Fnd) -> list[tuple[int, int]]:
-    """Each unfinished foundation slot with the card code it takes next."""
-    wanted = []
-    for suit in range(4):
-        if fnd[suit] < KING:
-            wanted.append((suit, (suit << 4) + fnd[suit] + 1))
-    for suit in range(4):
-        if fnd[4 + suit] > ACE:
-            wanted.append((4 + suit, (suit << 4) + fnd[4 + suit] - 1))
-    return wanted
+def packed(fnd: Sequence[int]) -> int:
+    """The eight foundation tops (up ``S H D C``, then down) as one number, 4 bits a slot."""
+    number = 0
+    for slot in range(8):
+        number |= fnd[slot] << 4 * slot
+    return number
 
 
-def _ready(code: int, fnd: Fnd) -> list[tuple[int, int]]:
-    """The foundation slots ``code`` follows on now, with its rank."""
+WON_PACKED: Final = packed(WON_FND)
+
+
+def top_of(fnd: int, slot: int) -> int:
+    """The top rank of foundation ``slot`` (0–7) of packed foundations."""
+    return fnd >> 4 * slot & RANK
+
+
+def founded_packed(fnd: int, slot: int, rank: int) -> int:
+    """Packed foundations after ``rank`` went onto ``slot``."""
+    shift = 4 * slot
+    return fnd & ~(RANK << shift) | rank << shift
+
+
+def _wanted(fnd: int, slot: int) -> int:
+    """The card code foundation ``slot`` of packed foundations takes next, or 0 when it is
+    finished."""
+    top = top_of(fnd, slot)
+    if slot < 4:
+        return (slot << 4) + top + 1 if top < KING else 0
+    return ((slot - 4) << 4) + top - 1 if top > ACE else 0
+
+
+def _twin_founded(code: int, fnd: int) -> bool:
     suit, rank = code >> 4, code & RANK
-    ready = []
-    if fnd[suit] == rank - 1:
-        ready.append((suit, rank))
-    if fnd[4 + suit] == rank + 1:
-        ready.append((4 + suit, rank))
-    return ready
+    return rank <= top_of(fnd, suit) or rank >= top_of(fnd, 4 + suit)
 
 
-def _twin_founded(code: int, fnd: Fnd) -> bool:
-    suit, rank = code >> 4, code & RANK
-    return rank <= fnd[suit] or rank >= fnd[4 + suit]
+def _taken(code: int, one: int, two: int) -> tuple[int, int]:
+    """The quilt's masks (see :class:`RelaxedGame`) after one copy of ``code`` left it."""
+    card = 1 << code
+    if two & card:
+        return one, two & ~card
+    return one & ~card, two
 
 
 def relaxed_possible(
@@ -168,9 +210,13 @@ def relaxed_possible(
     the same game by another route, much faster across a redeal.
     """
     relaxed = RelaxedGame(budget)
-    cards = bytes(sorted(quilt))
+    one = two = 0
+    for code in quilt:
+        if one >> code & 1:
+            two |= 1 << code
+        one |= 1 << code
     try:
-        possible = relaxed.clears(redeals_left, pile, 0, stack, tuple(fnd), cards)
+        possible = relaxed.clears(redeals_left, pile, 0, stack, packed(fnd), one, two)
     except OutOfBudget:
         possible = True
     return possible, len(relaxed.seen)

@@ -129,4 +129,6 @@ WON_FND: Final[Fnd] = (KING,) * 4 + (ACE,) * 4
 
 def founded(fnd: Fnd, slot: int, rank: int) -> Fnd:
     """The foundations after ``rank`` went onto ``slot``."""
-    return (*fnd[:slot], rank, *fnd[slot + 1 :])
+    grown = list(fnd)  # one list and one tuple: fewer objects than slicing and unpacking
+    grown[slot] = rank
+    return tuple(grown)

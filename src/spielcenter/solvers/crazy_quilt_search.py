@@ -30,7 +30,7 @@ from typing import Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.games.crazy_quilt import CELL_NAMES
-from spielcenter.solvers.codes import RANK
+from spielcenter.solvers.codes import CODES, RANK
 from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
 from spielcenter.solvers.crazy_quilt_position import (
     FREES,
@@ -69,8 +69,9 @@ class Search:
     deadline: float = 0.0
     nodes: int = 0
     seen: set[bytes] = field(default_factory=set)
-    cells_of: dict[int, int] = field(default_factory=dict)
-    """For each card code, the mask of the cells that hold it from the start."""
+    cells_of: list[int] = field(default_factory=lambda: [0] * CODES)
+    """For each card code (an index 0–63), the mask of the cells that hold it from the start
+    (0 for a code no card has)."""
     across_redeal: bool = False
     """Check the relaxed game across the last redeal at every position with one redeal left."""
     across_known: dict[bytes, bool] = field(default_factory=dict)
@@ -89,7 +90,7 @@ class Search:
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
             if code:
-                self.cells_of[code] = self.cells_of.get(code, 0) | bit(cell)
+                self.cells_of[code] |= bit(cell)
 
     # -- the rules on the compact node ---------------------------------------------------------
 
@@ -101,7 +102,30 @@ class Search:
         return gap == 1 or (self.round_the_corner and gap == KING - ACE)
 
     def _in_quilt(self, code: int, gone: int) -> bool:
-        return bool(self.cells_of.get(code, 0) & ~gone)
+        return bool(self.cells_of[code] & ~gone)
+
+    def touching(self, top: int) -> int:
+        """The cells whose card :meth:`touches <touch>` the card ``top``: a mask to pick the
+        cards that can be built onto a waste with ``top`` on top without trying every card."""
+        cells_of = self.cells_of
+        cells = cells_of[top - 1] | cells_of[top + 1]  # no card has rank 0 or 14: no cells
+        if self.round_the_corner:
+            rank = top & RANK
+            if rank == ACE:
+                cells |= cells_of[top + KING - ACE]
+            elif rank == KING:
+                cells |= cells_of[top - (KING - ACE)]
+        return cells
+
+    def following(self, fnd: Fnd) -> int:
+        """The cells whose card follows on a foundation of ``fnd`` (the rank after an up
+        foundation's top, or before a down one's): only these can go to a foundation now."""
+        cells_of = self.cells_of
+        cells = 0
+        for suit in range(4):
+            base = suit << 4
+            cells |= cells_of[base + fnd[suit] + 1] | cells_of[base + fnd[4 + suit] - 1]
+        return cells
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
         """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
@@ -140,7 +164,7 @@ class Search:
                     path.append("wu" if slot < 4 else "wd")
                     moved = True
                     continue
-            rest = free
+            rest = free & self.following(fnd)  # no other card has a foundation to go to
             while rest:
                 low = rest & -rest
                 cell = low.bit_length() - 1
@@ -189,13 +213,7 @@ class Search:
         suit, rank = top >> 4, top & RANK
         if fnd[suit] == rank - 1 or fnd[4 + suit] == rank + 1:
             return True
-        rest = free
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            if self.touch(self.cards[low.bit_length() - 1], top):
-                return True
-        return False
+        return bool(free & self.touching(top))
 
     # -- the depth-first search ----------------------------------------------------------------
 
@@ -358,31 +376,40 @@ class Search:
                     ):
                         return True
                     path.pop()
-        # Available quilt cards to a foundation, then onto the waste.
+        # Available quilt cards to a foundation, then onto the waste (only the cells whose
+        # cards can make such a move are visited, in the cells' order).
         builds: list[int] = []
-        rest = free
+        touching = self.touching(top) if top else 0
+        following = 0 if turned else self.following(fnd)
+        rest = free & (touching | following)
         while rest:
             low = rest & -rest
             rest ^= low
             cell = low.bit_length() - 1
-            code = cards[cell]
-            if top and self.touch(code, top):
+            if low & touching:
                 builds.append(cell)
-            if turned:
+            if not low & following:
                 continue
+            code = cards[cell]
             suit, rank = code >> 4, code & RANK
             after = gone | low
             opened = (free | FREES[cell]) & ~after
             if opened & self.ghosts:
                 after, opened = vanish(after, opened, self.ghosts)
-            for slot, want, mark in ((suit, rank - 1, "u"), (4 + suit, rank + 1, "d")):
-                if fnd[slot] == want:
-                    path.append(CELL_NAMES[cell] + mark)
-                    if self.search(
-                        after, opened, stock, waste, founded(fnd, slot, rank), left, False, path
-                    ):
-                        return True
-                    path.pop()
+            if fnd[suit] == rank - 1:
+                path.append(CELL_NAMES[cell] + "u")
+                if self.search(
+                    after, opened, stock, waste, founded(fnd, suit, rank), left, False, path
+                ):
+                    return True
+                path.pop()
+            if fnd[4 + suit] == rank + 1:
+                path.append(CELL_NAMES[cell] + "d")
+                if self.search(
+                    after, opened, stock, waste, founded(fnd, 4 + suit, rank), left, False, path
+                ):
+                    return True
+                path.pop()
         for cell in builds:
             if left == 0 and buried(cards[cell], waste, fnd):
                 continue
