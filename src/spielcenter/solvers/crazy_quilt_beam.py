@@ -301,30 +301,50 @@ class _Beam:
 
     def gather(self, node: _Node, found: dict[bytes, _Node]) -> None:
         """Add to ``found`` every position reachable from ``node`` without turning a card."""
+        self._gather(
+            node.gone, node.free, node.stock, node.waste, node.fnd, node.left, node.line, "", found
+        )
+
+    def _gather(
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: Fnd,
+        left: int,
+        before: list[str],
+        move: str,
+        found: dict[bytes, _Node],
+    ) -> None:
+        """:meth:`gather` from the position reached by ``before`` and then ``move`` (none when
+        empty). The position's line is copied only when it joins ``found``: a position found
+        before (most are) costs no copy of its line."""
         search = self.search
-        line = list(node.line)
-        gone, free, waste, fnd = search.force(node.gone, node.free, node.waste, node.fnd, line)
-        key = (
-            b"".join(
-                (gone.to_bytes(8, "little"), bytes(fnd), bytes((node.left, len(waste))), waste)
-            )
-            + node.stock
+        forced: list[str] = []
+        gone, free, waste, fnd = search.force(gone, free, waste, fnd, forced)
+        key = b"".join(
+            (gone.to_bytes(8, "little"), bytes(fnd), bytes((left, len(waste))), waste, stock)
         )
         if key in found:
             return
         if len(found) >= self.limit:
             self.complete = False
             return
-        here = _Node(gone, free, node.stock, waste, fnd, node.left, line)
+        line = [*before, move, *forced] if move else [*before, *forced]
+        here = _Node(gone, free, stock, waste, fnd, left, line)
         found[key] = here
         if fnd == WON_FND:
             return
         top = waste[-1] if waste else 0
         if top:
             suit, rank = top >> 4, top & RANK
-            for slot, want, word in ((suit, rank - 1, "wu"), (4 + suit, rank + 1, "wd")):
-                if fnd[slot] == want:
-                    self._step(here, found, gone, free, waste[:-1], founded(fnd, slot, rank), word)
+            if fnd[suit] == rank - 1:
+                grown = founded(fnd, suit, rank)
+                self._gather(gone, free, stock, waste[:-1], grown, left, line, "wu", found)
+            if fnd[4 + suit] == rank + 1:
+                grown = founded(fnd, 4 + suit, rank)
+                self._gather(gone, free, stock, waste[:-1], grown, left, line, "wd", found)
         # Only the cells whose cards have a move are visited, in the cells' order.
         touching = search.touching(top) if top else 0
         rest = free & (touching | search.following(fnd))
@@ -338,28 +358,16 @@ class _Beam:
             if opened & search.ghosts:
                 after, opened = vanish(after, opened, search.ghosts)
             suit, rank = code >> 4, code & RANK
+            name = CELL_NAMES[cell]
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._step(here, found, after, opened, waste, grown, CELL_NAMES[cell] + "u")
+                self._gather(after, opened, stock, waste, grown, left, line, name + "u", found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._step(here, found, after, opened, waste, grown, CELL_NAMES[cell] + "d")
+                self._gather(after, opened, stock, waste, grown, left, line, name + "d", found)
             if low & touching:
                 built = waste + bytes((code,))
-                self._step(here, found, after, opened, built, fnd, CELL_NAMES[cell] + "w")
-
-    def _step(
-        self,
-        node: _Node,
-        found: dict[bytes, _Node],
-        gone: int,
-        free: int,
-        waste: bytes,
-        fnd: Fnd,
-        move: str,
-    ) -> None:
-        child = _Node(gone, free, node.stock, waste, fnd, node.left, [*node.line, move])
-        self.gather(child, found)
+                self._gather(after, opened, stock, built, fnd, left, line, name + "w", found)
 
     def rank(self, key: bytes, node: _Node) -> float:
         """The position's score, shaken (see :data:`SHAKE`) when the beam has a seed."""

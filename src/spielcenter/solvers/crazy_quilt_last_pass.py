@@ -34,17 +34,34 @@ def buried(code: int, below: bytes, fnd: Sequence[int]) -> bool:
 
 def _buried(code: int, below: bytes, up: int, down: int) -> bool:
     """:func:`buried` with the card's suit's foundation tops ``up`` and ``down``."""
-    rank, base = code & RANK, code & ~RANK
-    for lo, hi in ((up + 1, rank), (rank + 1, down)):
-        if lo > hi:
-            continue  # that foundation has passed the card's rank: no home there
-        for between in range(lo, hi):
-            left = 2 - (between <= up) - (between >= down)
-            if left <= below.count(base + between):
-                break
-        else:
-            return False
-    return True
+    rank = code & RANK
+    if up + 1 == rank or rank + 1 == down:
+        return False  # a foundation takes it at once
+    piled = _piled(code >> 4, below)
+    return _closed(up + 1, rank, up, down, piled) and _closed(rank + 1, down, up, down, piled)
+
+
+def _piled(suit: int, below: bytes) -> int:
+    """How many copies of each rank of ``suit`` lie in ``below``: 2 bits a rank (one pass over
+    the waste, instead of a count of it for each rank)."""
+    piled = 0
+    for card in below:
+        if card >> 4 == suit:
+            piled += 1 << 2 * (card & RANK)
+    return piled
+
+
+def _closed(lo: int, hi: int, up: int, down: int, piled: int) -> bool:
+    """Whether the home that needs the ranks ``lo`` to ``hi - 1`` first is closed for good:
+    every copy not yet founded of one of them lies beneath the card (``piled``, see
+    :func:`_piled`); also when ``lo > hi``, a foundation that has passed the card's rank."""
+    if lo > hi:
+        return True
+    for between in range(lo, hi):
+        left = 2 - (between <= up) - (between >= down)
+        if left <= piled >> 2 * between & 3:
+            return True
+    return False
 
 
 RELAXED_BUDGET: Final = 2_000
@@ -106,9 +123,13 @@ class RelaxedGame:
                 left, pile, pushed, stack[:-1], founded_packed(fnd, 4 + suit, rank), one, two
             ):
                 return True
-        for slot in range(8):
-            code = _wanted(fnd, slot)
-            if code and one >> code & 1:
+        up_wants, down_wants = _wants(fnd)
+        for wants, first_slot in ((one & up_wants, 0), (one & down_wants, 4)):
+            while wants:  # the codes in ascending order: the foundations' slots in order
+                low = wants & -wants
+                wants ^= low
+                code = low.bit_length() - 1
+                slot = first_slot + (code >> 4)
                 less, fewer = _taken(code, one, two)
                 if self.clears(
                     left, pile, pushed, stack, founded_packed(fnd, slot, code & RANK), less, fewer
@@ -140,13 +161,40 @@ def _forced(stack: bytes, fnd: int, one: int, two: int) -> tuple[bytes, int, int
             if slot >= 0 and (rank <= up or rank >= down or one >> top & 1):
                 stack, fnd, moved = stack[:-1], founded_packed(fnd, slot, rank), True
                 continue
-        for slot in range(8):
-            code = _wanted(fnd, slot)
-            if code and one >> code & 1 and (_twin_founded(code, fnd) or two >> code & 1):
-                one, two = _taken(code, one, two)
-                fnd, moved = founded_packed(fnd, slot, code & RANK), True
-                break
+        slot, code = _first_forced(fnd, one, two)
+        if slot >= 0:
+            one, two = _taken(code, one, two)
+            fnd, moved = founded_packed(fnd, slot, code & RANK), True
     return stack, fnd, one, two
+
+
+def _first_forced(fnd: int, one: int, two: int) -> tuple[int, int]:
+    """The first foundation slot (0–7) that takes a quilt card without branching, with that
+    card's code, or ``(-1, 0)``: the card follows on it, and its twin is founded or in the
+    quilt too."""
+    up_wants, down_wants = _wants(fnd)
+    for wants, first_slot in ((one & up_wants, 0), (one & down_wants, 4)):
+        while wants:  # the codes in ascending order: the foundations' slots in order
+            low = wants & -wants
+            wants ^= low
+            code = low.bit_length() - 1
+            if two & low or _twin_founded(code, fnd):
+                return first_slot + (code >> 4), code
+    return -1, 0
+
+
+def _wants(fnd: int) -> tuple[int, int]:
+    """The card codes the up foundations of packed ``fnd`` take next, as a mask, and those the
+    down foundations take next."""
+    up_wants = down_wants = 0
+    for suit in range(4):
+        base = suit << 4
+        up, down = fnd >> 4 * suit & RANK, fnd >> 4 * (4 + suit) & RANK
+        if up < KING:
+            up_wants |= 1 << base + up + 1
+        if down > ACE:
+            down_wants |= 1 << base + down - 1
+    return up_wants, down_wants
 
 
 def packed(fnd: Sequence[int]) -> int:
@@ -169,15 +217,6 @@ def founded_packed(fnd: int, slot: int, rank: int) -> int:
     """Packed foundations after ``rank`` went onto ``slot``."""
     shift = 4 * slot
     return fnd & ~(RANK << shift) | rank << shift
-
-
-def _wanted(fnd: int, slot: int) -> int:
-    """The card code foundation ``slot`` of packed foundations takes next, or 0 when it is
-    finished."""
-    top = top_of(fnd, slot)
-    if slot < 4:
-        return (slot << 4) + top + 1 if top < KING else 0
-    return ((slot - 4) << 4) + top - 1 if top > ACE else 0
 
 
 def _twin_founded(code: int, fnd: int) -> bool:

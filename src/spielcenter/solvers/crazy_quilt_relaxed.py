@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from spielcenter.games.cards import ACE, KING
+from spielcenter.solvers.codes import CODES
 
 __all__ = ["ASSIGNMENT_BUDGET", "clearable"]
 
@@ -77,16 +78,23 @@ class _Assignments:
         self.in_waste = len(waste)
         self.redeals_left = redeals_left
         self.up0, self.down0 = tuple(fnd[:4]), tuple(fnd[4:])
-        self.copies: dict[int, list[int]] = {}
+        self.twin = [-1] * len(self.cards)
+        """For each pile card, the index of the other copy of it in the pile, or -1."""
+        first = [-1] * CODES  # for each card code, the index of its first copy in the pile
+        piled = [0] * CODES  # and how many copies are piled
         for index, code in enumerate(self.cards):
-            self.copies.setdefault(code, []).append(index)
-        free = [0] * 64  # for each card code, its copies neither founded nor piled
+            if first[code] >= 0:
+                self.twin[index], self.twin[first[code]] = first[code], index
+            else:
+                first[code] = index
+            piled[code] += 1
+        free = [0] * CODES  # for each card code, its copies neither founded nor piled
         self.homeless = False
         for suit in range(4):
             for rank in range(ACE, KING + 1):
                 code = (suit << 4) + rank
                 need = (rank > self.up0[suit]) + (rank < self.down0[suit])
-                free[code] = need - len(self.copies.get(code, ()))
+                free[code] = need - piled[code]
                 self.homeless |= free[code] < 0
         self.has_free = [count >= 1 for count in free]
         """For each card code, whether a free copy is there for a foundation that takes it."""
@@ -111,9 +119,9 @@ class _Assignments:
 
     def _set(self, assign: list[int], index: int, choice: int) -> None:
         assign[index] = choice
-        for other in self.copies[self.cards[index]]:
-            if other != index:
-                assign[other] = 1 - choice
+        other = self.twin[index]
+        if other >= 0:
+            assign[other] = 1 - choice
 
     def run(self, assign: list[int], popped_open: list[tuple[int, bool]] | None) -> bool:
         """Pop greedily; with ``popped_open`` the optimistic run, which records in it each card
