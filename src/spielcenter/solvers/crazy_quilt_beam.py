@@ -50,10 +50,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from spielcenter.games.cards import ACE, KING
-from spielcenter.games.crazy_quilt import CELL_NAMES
 from spielcenter.solvers.codes import RANK
 from spielcenter.solvers.crazy_quilt_position import (
+    DOWN_MOVE,
     FREES,
+    UP_MOVE,
+    WASTE_MOVE,
     WON_FND,
     Fnd,
     Position,
@@ -358,16 +360,15 @@ class _Beam:
             if opened & search.ghosts:
                 after, opened = vanish(after, opened, search.ghosts)
             suit, rank = code >> 4, code & RANK
-            name = CELL_NAMES[cell]
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._gather(after, opened, stock, waste, grown, left, line, name + "u", found)
+                self._gather(after, opened, stock, waste, grown, left, line, UP_MOVE[cell], found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._gather(after, opened, stock, waste, grown, left, line, name + "d", found)
+                self._gather(after, opened, stock, waste, grown, left, line, DOWN_MOVE[cell], found)
             if low & touching:
                 built = waste + bytes((code,))
-                self._gather(after, opened, stock, built, fnd, left, line, name + "w", found)
+                self._gather(after, opened, stock, built, fnd, left, line, WASTE_MOVE[cell], found)
 
     def rank(self, key: bytes, node: _Node) -> float:
         """The position's score, shaken (see :data:`SHAKE`) when the beam has a seed."""

@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from spielcenter.games.cards import ACE, KING
-from spielcenter.games.crazy_quilt import CELLS, OUTSIDE, SHORT_ENDS, QuiltState
+from spielcenter.games.crazy_quilt import CELL_NAMES, CELLS, OUTSIDE, SHORT_ENDS, QuiltState
 from spielcenter.solvers.codes import encode_card
 
 __all__ = [
     "ALL_CELLS",
+    "DOWN_MOVE",
     "EDGE",
     "FREES",
+    "UP_MOVE",
+    "WASTE_MOVE",
     "WON_FND",
     "Fnd",
     "Position",
@@ -76,6 +79,15 @@ def vanish(gone: int, free: int, ghosts: int) -> tuple[int, int]:
             free |= FREES[low.bit_length() - 1]
         free &= ~gone
     return gone, free
+
+
+UP_MOVE: Final = tuple(name + "u" for name in CELL_NAMES)
+"""For each cell, the move (engine notation) that founds its card on an up foundation; made once,
+so that the searches do not build the same string at every move."""
+DOWN_MOVE: Final = tuple(name + "d" for name in CELL_NAMES)
+"""For each cell, the move that founds its card on a down foundation."""
+WASTE_MOVE: Final = tuple(name + "w" for name in CELL_NAMES)
+"""For each cell, the move that builds its card onto the waste."""
 
 
 # -- the position ----------------------------------------------------------------------------

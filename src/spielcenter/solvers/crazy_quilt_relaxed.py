@@ -52,16 +52,16 @@ REPAIRS: Final = 4
 """How often a suggested completion is repaired before the search branches."""
 
 
-def _risen(base: int, up: int, takes: list[bool]) -> int:
+def _risen(base: int, up: int, takes: int) -> int:
     """An up foundation's top (suit code ``base``) after taking every card it can take now."""
-    while up < KING and takes[base + up + 1]:
+    while up < KING and takes >> base + up + 1 & 1:
         up += 1
     return up
 
 
-def _fallen(base: int, down: int, takes: list[bool]) -> int:
+def _fallen(base: int, down: int, takes: int) -> int:
     """A down foundation's top after taking every card it can take now."""
-    while down > ACE and takes[base + down - 1]:
+    while down > ACE and takes >> base + down - 1 & 1:
         down -= 1
     return down
 
@@ -96,8 +96,11 @@ class _Assignments:
                 need = (rank > self.up0[suit]) + (rank < self.down0[suit])
                 free[code] = need - piled[code]
                 self.homeless |= free[code] < 0
-        self.has_free = [count >= 1 for count in free]
-        """For each card code, whether a free copy is there for a foundation that takes it."""
+        self.has_free = 0
+        """The card codes (a bit each) with a free copy there for a foundation that takes it."""
+        for code, count in enumerate(free):
+            if count >= 1:
+                self.has_free |= 1 << code
         self.nodes = 0
         self.stuck: list[int] = []
         """The cards the last greedy run left on the waste, the deepest first."""
@@ -131,15 +134,15 @@ class _Assignments:
         cards = self.cards
         # Whether each foundation can take a card code when it comes to its rank: a free copy
         # it may have (none of the pile's copies is bound for it), or, in the optimistic run, a
-        # popped copy not bound for the other foundation. Kept in two tables of 64 codes, so
-        # that a foundation advances by lookups.
-        up_takes, down_takes = list(self.has_free), list(self.has_free)
+        # popped copy not bound for the other foundation. Kept as two masks of card codes (a
+        # bit each), so that a foundation advances by bit tests and nothing is copied.
+        up_takes = down_takes = self.has_free
         if not optimistic:
             for index, choice in enumerate(assign):
                 if choice == _UP:
-                    up_takes[cards[index]] = False
+                    up_takes &= ~(1 << cards[index])
                 elif choice == _DOWN:
-                    down_takes[cards[index]] = False
+                    down_takes &= ~(1 << cards[index])
         up, down = list(self.up0), list(self.down0)
         up0, down0 = self.up0, self.down0
         for suit in range(4):
@@ -161,9 +164,9 @@ class _Assignments:
                     if choice == _OPEN and popped_open is not None:
                         popped_open.append((top, to_up))
                     if choice != _DOWN:
-                        up_takes[code] = True
+                        up_takes |= 1 << code
                     if choice != _UP:
-                        down_takes[code] = True
+                        down_takes |= 1 << code
                 elif choice == _UP and up[suit] == rank - 1:
                     up[suit] = rank
                 elif choice == _DOWN and down[suit] == rank + 1:

@@ -29,11 +29,13 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from spielcenter.games.cards import ACE, KING
-from spielcenter.games.crazy_quilt import CELL_NAMES
 from spielcenter.solvers.codes import CODES, RANK
 from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
 from spielcenter.solvers.crazy_quilt_position import (
+    DOWN_MOVE,
     FREES,
+    UP_MOVE,
+    WASTE_MOVE,
     WON_FND,
     Fnd,
     Position,
@@ -177,7 +179,7 @@ class Search:
                     free = (free | FREES[cell]) & ~gone
                     if free & self.ghosts:
                         gone, free = vanish(gone, free, self.ghosts)
-                    path.append(CELL_NAMES[cell] + ("u" if slot < 4 else "d"))
+                    path.append(UP_MOVE[cell] if slot < 4 else DOWN_MOVE[cell])
                     moved = True
                     break
         return gone, free, waste, fnd
@@ -397,14 +399,14 @@ class Search:
             if opened & self.ghosts:
                 after, opened = vanish(after, opened, self.ghosts)
             if fnd[suit] == rank - 1:
-                path.append(CELL_NAMES[cell] + "u")
+                path.append(UP_MOVE[cell])
                 if self.search(
                     after, opened, stock, waste, founded(fnd, suit, rank), left, False, path
                 ):
                     return True
                 path.pop()
             if fnd[4 + suit] == rank + 1:
-                path.append(CELL_NAMES[cell] + "d")
+                path.append(DOWN_MOVE[cell])
                 if self.search(
                     after, opened, stock, waste, founded(fnd, 4 + suit, rank), left, False, path
                 ):
@@ -415,7 +417,7 @@ class Search:
                 continue
             low = bit(cell)
             after = gone | low
-            path.append(CELL_NAMES[cell] + "w")
+            path.append(WASTE_MOVE[cell])
             opened = (free | FREES[cell]) & ~after
             if opened & self.ghosts:
                 after, opened = vanish(after, opened, self.ghosts)
