@@ -113,6 +113,50 @@ def test_compiled_and_plain_python_solvers_answer_alike() -> None:
     assert json.loads(output) == _solved_in_this_process()
 
 
+def _relaxed_games_in_this_process() -> list[list[object]]:
+    """The last pass's relaxed game (its answer and positions) and the waste check ``buried`` on
+    random positions: their compiled form computes in 64-bit machine integers (``i64``)."""
+    import random
+
+    from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
+
+    rng = random.Random(41)
+    deck = [suit * 16 + rank for suit in range(4) for rank in range(1, 14)] * 2
+    answers: list[list[object]] = []
+    for _ in range(60):
+        rng.shuffle(deck)
+        fnd = tuple(rng.randint(1, 13) for _ in range(8))
+        stock, waste, quilt = bytes(deck[:14]), bytes(deck[14:18]), bytes(deck[18:40])
+        possible, positions = relaxed_possible(waste, stock, quilt, fnd, rng.randint(0, 1), 300)
+        answers.append([possible, positions, buried(deck[40], stock, fnd)])
+    return answers
+
+
+@needs_build
+def test_compiled_and_plain_python_relaxed_games_answer_alike() -> None:
+    # The relaxed game keeps its foundations and quilt in i64 numbers when compiled (a shift
+    # written with a literal 1 on its left once computed in 32 bits there): every answer and
+    # position count must be the plain Python one, on positions of every suit and rank.
+    assert native.active(), "the compiled solvers are missing or stale: run make install"
+    script = (
+        "import json, sys; sys.path.insert(0, 'tests/unit'); import test_native as t; "
+        "from spielcenter import native; assert not native.active(); "
+        "print(json.dumps(t._relaxed_games_in_this_process()))"
+    )
+    environment = {**os.environ, native.PURE_SWITCH: "1"}
+    output = subprocess.run(
+        [sys.executable, "-c", script],
+        env=environment,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=native.ROOT,
+    ).stdout
+    compiled = _relaxed_games_in_this_process()
+    assert json.loads(output) == compiled
+    assert {answer[0] for answer in compiled} == {True, False}  # both answers were compared
+
+
 def _no_compiler(*_args: object, **_kwargs: object) -> None:
     raise SystemExit("mypyc was asked to compile")
 

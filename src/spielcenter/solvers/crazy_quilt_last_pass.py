@@ -9,12 +9,15 @@ the reasoning is in ``docs/winrates-crazy-quilt.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.solvers.codes import RANK
 from spielcenter.solvers.crazy_quilt_position import WON_FND
 from spielcenter.solvers.verdict import OutOfBudget
+
+if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
+    from mypy_extensions import i64
 
 __all__ = ["RELAXED_BUDGET", "RelaxedGame", "buried", "relaxed_possible"]
 
@@ -87,7 +90,9 @@ class RelaxedGame:
     The search runs at nearly every position of the last pass, so its position is kept in plain
     numbers (no tuple or list is made for a move): the foundations packed into one number
     (:func:`packed`, 4 bits a slot) and the quilt as two masks of card codes, ``one`` (at least
-    one copy left) and ``two`` (both copies left).
+    one copy left) and ``two`` (both copies left). They are ``i64``: compiled, mypyc keeps them
+    in machine registers (every card code is below 62, so no mask reaches the sign bit); as
+    plain Python they are ordinary ints.
     """
 
     def __init__(self, budget: int) -> None:
@@ -95,7 +100,7 @@ class RelaxedGame:
         self.seen: set[tuple[int, int, bytes, int, bytes]] = set()
 
     def clears(
-        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: int, one: int, two: int
+        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: i64, one: i64, two: i64
     ) -> bool:
         """Whether every card can reach a foundation (``True`` too when out of budget)."""
         stack, fnd, one, two = _forced(stack, fnd, one, two)
@@ -110,10 +115,10 @@ class RelaxedGame:
         return self._children(left, pile, pushed, stack, fnd, one, two)
 
     def _children(
-        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: int, one: int, two: int
+        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: i64, one: i64, two: i64
     ) -> bool:
         if stack:
-            code = stack[-1]
+            code: i64 = stack[-1]
             suit, rank = code >> 4, code & RANK
             if top_of(fnd, suit) == rank - 1 and self.clears(
                 left, pile, pushed, stack[:-1], founded_packed(fnd, suit, rank), one, two
@@ -123,20 +128,17 @@ class RelaxedGame:
                 left, pile, pushed, stack[:-1], founded_packed(fnd, 4 + suit, rank), one, two
             ):
                 return True
-        up_wants, down_wants = _wants(fnd)
-        for wants, first_slot in ((one & up_wants, 0), (one & down_wants, 4)):
-            while wants:  # the codes in ascending order: the foundations' slots in order
-                low = wants & -wants
-                wants ^= low
-                code = low.bit_length() - 1
-                slot = first_slot + (code >> 4)
+        slot: i64
+        for slot in range(8):
+            code = _wanted(fnd, slot)
+            if code and one >> code & 1:
                 less, fewer = _taken(code, one, two)
                 if self.clears(
                     left, pile, pushed, stack, founded_packed(fnd, slot, code & RANK), less, fewer
                 ):
                     return True
         if pushed < len(pile):
-            card = pile[pushed]
+            card: i64 = pile[pushed]
             suit = card >> 4
             if left == 0 and _buried(card, stack, top_of(fnd, suit), top_of(fnd, 4 + suit)):
                 return False
@@ -147,54 +149,27 @@ class RelaxedGame:
         return False
 
 
-def _forced(stack: bytes, fnd: int, one: int, two: int) -> tuple[bytes, int, int, int]:
+def _forced(stack: bytes, fnd: i64, one: i64, two: i64) -> tuple[bytes, i64, i64, i64]:
     """Found every card of the waste's top and of the quilt that follows on a foundation and
     whose twin is founded or free in the quilt (see :class:`RelaxedGame`)."""
     moved = True
     while moved:
         moved = False
         if stack:
-            top = stack[-1]
+            top: i64 = stack[-1]
             suit, rank = top >> 4, top & RANK
             up, down = top_of(fnd, suit), top_of(fnd, 4 + suit)
-            slot = suit if up == rank - 1 else 4 + suit if down == rank + 1 else -1
+            slot: i64 = suit if up == rank - 1 else 4 + suit if down == rank + 1 else -1
             if slot >= 0 and (rank <= up or rank >= down or one >> top & 1):
                 stack, fnd, moved = stack[:-1], founded_packed(fnd, slot, rank), True
                 continue
-        slot, code = _first_forced(fnd, one, two)
-        if slot >= 0:
-            one, two = _taken(code, one, two)
-            fnd, moved = founded_packed(fnd, slot, code & RANK), True
+        for slot in range(8):
+            code = _wanted(fnd, slot)
+            if code and one >> code & 1 and (_twin_founded(code, fnd) or two >> code & 1):
+                one, two = _taken(code, one, two)
+                fnd, moved = founded_packed(fnd, slot, code & RANK), True
+                break
     return stack, fnd, one, two
-
-
-def _first_forced(fnd: int, one: int, two: int) -> tuple[int, int]:
-    """The first foundation slot (0–7) that takes a quilt card without branching, with that
-    card's code, or ``(-1, 0)``: the card follows on it, and its twin is founded or in the
-    quilt too."""
-    up_wants, down_wants = _wants(fnd)
-    for wants, first_slot in ((one & up_wants, 0), (one & down_wants, 4)):
-        while wants:  # the codes in ascending order: the foundations' slots in order
-            low = wants & -wants
-            wants ^= low
-            code = low.bit_length() - 1
-            if two & low or _twin_founded(code, fnd):
-                return first_slot + (code >> 4), code
-    return -1, 0
-
-
-def _wants(fnd: int) -> tuple[int, int]:
-    """The card codes the up foundations of packed ``fnd`` take next, as a mask, and those the
-    down foundations take next."""
-    up_wants = down_wants = 0
-    for suit in range(4):
-        base = suit << 4
-        up, down = fnd >> 4 * suit & RANK, fnd >> 4 * (4 + suit) & RANK
-        if up < KING:
-            up_wants |= 1 << base + up + 1
-        if down > ACE:
-            down_wants |= 1 << base + down - 1
-    return up_wants, down_wants
 
 
 def packed(fnd: Sequence[int]) -> int:
@@ -208,25 +183,35 @@ def packed(fnd: Sequence[int]) -> int:
 WON_PACKED: Final = packed(WON_FND)
 
 
-def top_of(fnd: int, slot: int) -> int:
+def top_of(fnd: i64, slot: i64) -> i64:
     """The top rank of foundation ``slot`` (0–7) of packed foundations."""
     return fnd >> 4 * slot & RANK
 
 
-def founded_packed(fnd: int, slot: int, rank: int) -> int:
+def founded_packed(fnd: i64, slot: i64, rank: i64) -> i64:
     """Packed foundations after ``rank`` went onto ``slot``."""
     shift = 4 * slot
-    return fnd & ~(RANK << shift) | rank << shift
+    return fnd + ((rank - top_of(fnd, slot)) << shift)
 
 
-def _twin_founded(code: int, fnd: int) -> bool:
+def _wanted(fnd: i64, slot: i64) -> i64:
+    """The card code foundation ``slot`` of packed foundations takes next, or 0 when it is
+    finished."""
+    top = top_of(fnd, slot)
+    if slot < 4:
+        return (slot << 4) + top + 1 if top < KING else 0
+    return ((slot - 4) << 4) + top - 1 if top > ACE else 0
+
+
+def _twin_founded(code: i64, fnd: i64) -> bool:
     suit, rank = code >> 4, code & RANK
     return rank <= top_of(fnd, suit) or rank >= top_of(fnd, 4 + suit)
 
 
-def _taken(code: int, one: int, two: int) -> tuple[int, int]:
+def _taken(code: i64, one: i64, two: i64) -> tuple[i64, i64]:
     """The quilt's masks (see :class:`RelaxedGame`) after one copy of ``code`` left it."""
-    card = 1 << code
+    card: i64 = 1
+    card <<= code  # not ``1 << code``: mypyc shifts a literal 1 as a 32-bit C int
     if two & card:
         return one, two & ~card
     return one & ~card, two
