@@ -114,29 +114,42 @@ def test_compiled_and_plain_python_solvers_answer_alike() -> None:
 
 
 def _relaxed_games_in_this_process() -> list[list[object]]:
-    """The last pass's relaxed game (its answer and positions) and the waste check ``buried`` on
-    random positions: their compiled form computes in 64-bit machine integers (``i64``)."""
+    """The last pass's relaxed game (its answer and positions), the waste check ``buried`` and
+    the assignment search (its answer and nodes) on random positions: their compiled form
+    computes in 64-bit machine integers (``i64``)."""
     import random
 
+    from spielcenter.games.cards import ACE, KING
     from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
+    from spielcenter.solvers.crazy_quilt_relaxed import clearable
 
     rng = random.Random(41)
-    deck = [suit * 16 + rank for suit in range(4) for rank in range(1, 14)] * 2
     answers: list[list[object]] = []
-    for _ in range(60):
-        rng.shuffle(deck)
-        fnd = tuple(rng.randint(1, 13) for _ in range(8))
-        stock, waste, quilt = bytes(deck[:14]), bytes(deck[14:18]), bytes(deck[18:40])
-        possible, positions = relaxed_possible(waste, stock, quilt, fnd, rng.randint(0, 1), 300)
-        answers.append([possible, positions, buried(deck[40], stock, fnd)])
+    for _ in range(80):
+        # One to three suits open at a rank (both foundations waiting for it), every other suit
+        # founded; their cards left split between the quilt, the waste and the stock.
+        up, down, loose = [KING] * 4, [ACE] * 4, []
+        for suit in rng.sample(range(4), rng.randint(1, 3)):
+            rank = rng.randint(ACE + 2, KING - 2)
+            up[suit], down[suit] = rank - 1, rank + 1
+            loose += [suit * 16 + r for r in (*range(rank, KING + 1), *range(ACE, rank + 1))]
+        rng.shuffle(loose)
+        fnd = (*up, *down)
+        quilt, pile = bytes(loose[:8]), loose[8:]
+        turned = rng.randint(0, len(pile))
+        waste, stock = bytes(pile[:turned]), bytes(pile[turned:])
+        left = rng.randint(0, 1)
+        possible, positions = relaxed_possible(waste, stock, quilt, fnd, left, 300)
+        answers.append([possible, positions, *clearable(waste, stock, fnd, left, 50)])
+        answers.append([buried(code, waste, fnd) for code in stock])
     return answers
 
 
 @needs_build
 def test_compiled_and_plain_python_relaxed_games_answer_alike() -> None:
-    # The relaxed game keeps its foundations and quilt in i64 numbers when compiled (a shift
-    # written with a literal 1 on its left once computed in 32 bits there): every answer and
-    # position count must be the plain Python one, on positions of every suit and rank.
+    # The relaxed games keep foundations and masks of card codes in i64 numbers when compiled (a
+    # shift written with a literal 1 on its left once computed in 32 bits there): every answer
+    # and count must be the plain Python one, on positions of every suit and rank.
     assert native.active(), "the compiled solvers are missing or stale: run make install"
     script = (
         "import json, sys; sys.path.insert(0, 'tests/unit'); import test_native as t; "
@@ -154,7 +167,8 @@ def test_compiled_and_plain_python_relaxed_games_answer_alike() -> None:
     ).stdout
     compiled = _relaxed_games_in_this_process()
     assert json.loads(output) == compiled
-    assert {answer[0] for answer in compiled} == {True, False}  # both answers were compared
+    games = compiled[::2]
+    assert {game[0] for game in games} == {True, False} == {game[2] for game in games}
 
 
 def _no_compiler(*_args: object, **_kwargs: object) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
-from spielcenter.solvers.codes import RANK
+from spielcenter.solvers.codes import RANK, code_bit
 from spielcenter.solvers.crazy_quilt_position import WON_FND
 from spielcenter.solvers.verdict import OutOfBudget
 
@@ -210,8 +210,7 @@ def _twin_founded(code: i64, fnd: i64) -> bool:
 
 def _taken(code: i64, one: i64, two: i64) -> tuple[i64, i64]:
     """The quilt's masks (see :class:`RelaxedGame`) after one copy of ``code`` left it."""
-    card: i64 = 1
-    card <<= code  # not ``1 << code``: mypyc shifts a literal 1 as a 32-bit C int
+    card: i64 = code_bit(code)
     if two & card:
         return one, two & ~card
     return one & ~card, two

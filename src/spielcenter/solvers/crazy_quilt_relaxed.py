@@ -31,10 +31,13 @@ Pure: no I/O, no clock, no randomness.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
-from spielcenter.solvers.codes import CODES
+from spielcenter.solvers.codes import CODES, code_bit
+
+if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
+    from mypy_extensions import i64
 
 __all__ = ["ASSIGNMENT_BUDGET", "clearable"]
 
@@ -52,14 +55,14 @@ REPAIRS: Final = 4
 """How often a suggested completion is repaired before the search branches."""
 
 
-def _risen(base: int, up: int, takes: int) -> int:
+def _risen(base: i64, up: i64, takes: i64) -> i64:
     """An up foundation's top (suit code ``base``) after taking every card it can take now."""
     while up < KING and takes >> base + up + 1 & 1:
         up += 1
     return up
 
 
-def _fallen(base: int, down: int, takes: int) -> int:
+def _fallen(base: i64, down: i64, takes: i64) -> i64:
     """A down foundation's top after taking every card it can take now."""
     while down > ACE and takes >> base + down - 1 & 1:
         down -= 1
@@ -96,11 +99,11 @@ class _Assignments:
                 need = (rank > self.up0[suit]) + (rank < self.down0[suit])
                 free[code] = need - piled[code]
                 self.homeless |= free[code] < 0
-        self.has_free = 0
+        self.has_free: i64 = 0
         """The card codes (a bit each) with a free copy there for a foundation that takes it."""
         for code, count in enumerate(free):
             if count >= 1:
-                self.has_free |= 1 << code
+                self.has_free |= code_bit(code)
         self.nodes = 0
         self.stuck: list[int] = []
         """The cards the last greedy run left on the waste, the deepest first."""
@@ -136,13 +139,14 @@ class _Assignments:
         # it may have (none of the pile's copies is bound for it), or, in the optimistic run, a
         # popped copy not bound for the other foundation. Kept as two masks of card codes (a
         # bit each), so that a foundation advances by bit tests and nothing is copied.
-        up_takes = down_takes = self.has_free
+        up_takes: i64 = self.has_free
+        down_takes: i64 = self.has_free
         if not optimistic:
             for index, choice in enumerate(assign):
                 if choice == _UP:
-                    up_takes &= ~(1 << cards[index])
+                    up_takes &= ~code_bit(cards[index])
                 elif choice == _DOWN:
-                    down_takes &= ~(1 << cards[index])
+                    down_takes &= ~code_bit(cards[index])
         up, down = list(self.up0), list(self.down0)
         up0, down0 = self.up0, self.down0
         for suit in range(4):
@@ -164,9 +168,9 @@ class _Assignments:
                     if choice == _OPEN and popped_open is not None:
                         popped_open.append((top, to_up))
                     if choice != _DOWN:
-                        up_takes |= 1 << code
+                        up_takes |= code_bit(code)
                     if choice != _UP:
-                        down_takes |= 1 << code
+                        down_takes |= code_bit(code)
                 elif choice == _UP and up[suit] == rank - 1:
                     up[suit] = rank
                 elif choice == _DOWN and down[suit] == rank + 1:
