@@ -131,7 +131,7 @@ class RelaxedGame:
         slot: i64
         for slot in range(8):
             code = _wanted(fnd, slot)
-            if code and one >> code & 1:
+            if code != 0 and one >> code & 1 != 0:
                 less, fewer = _taken(code, one, two)
                 if self.clears(
                     left, pile, pushed, stack, founded_packed(fnd, slot, code & RANK), less, fewer
@@ -159,13 +159,21 @@ def _forced(stack: bytes, fnd: i64, one: i64, two: i64) -> tuple[bytes, i64, i64
             top: i64 = stack[-1]
             suit, rank = top >> 4, top & RANK
             up, down = top_of(fnd, suit), top_of(fnd, 4 + suit)
-            slot: i64 = suit if up == rank - 1 else 4 + suit if down == rank + 1 else -1
-            if slot >= 0 and (rank <= up or rank >= down or one >> top & 1):
+            slot: i64 = -1
+            if up == rank - 1:
+                slot = suit
+            elif down == rank + 1:
+                slot = 4 + suit
+            if slot >= 0 and (rank <= up or rank >= down or one >> top & 1 != 0):
                 stack, fnd, moved = stack[:-1], founded_packed(fnd, slot, rank), True
                 continue
         for slot in range(8):
             code = _wanted(fnd, slot)
-            if code and one >> code & 1 and (_twin_founded(code, fnd) or two >> code & 1):
+            if (
+                code != 0
+                and one >> code & 1 != 0
+                and (_twin_founded(code, fnd) or two >> code & 1 != 0)
+            ):
                 one, two = _taken(code, one, two)
                 fnd, moved = founded_packed(fnd, slot, code & RANK), True
                 break
@@ -197,10 +205,14 @@ def founded_packed(fnd: i64, slot: i64, rank: i64) -> i64:
 def _wanted(fnd: i64, slot: i64) -> i64:
     """The card code foundation ``slot`` of packed foundations takes next, or 0 when it is
     finished."""
-    top = top_of(fnd, slot)
+    top = top_of(fnd, slot)  # (if statements: mypyc boxes a conditional expression's i64)
     if slot < 4:
-        return (slot << 4) + top + 1 if top < KING else 0
-    return ((slot - 4) << 4) + top - 1 if top > ACE else 0
+        if top < KING:
+            return (slot << 4) + top + 1
+        return 0
+    if top > ACE:
+        return ((slot - 4) << 4) + top - 1
+    return 0
 
 
 def _twin_founded(code: i64, fnd: i64) -> bool:
@@ -211,7 +223,7 @@ def _twin_founded(code: i64, fnd: i64) -> bool:
 def _taken(code: i64, one: i64, two: i64) -> tuple[i64, i64]:
     """The quilt's masks (see :class:`RelaxedGame`) after one copy of ``code`` left it."""
     card: i64 = code_bit(code)
-    if two & card:
+    if two & card != 0:
         return one, two & ~card
     return one & ~card, two
 
