@@ -35,7 +35,7 @@ def buried(code: int, below: bytes, fnd: Sequence[int]) -> bool:
     return _buried(code, below, fnd[suit], fnd[4 + suit])
 
 
-def _buried(code: int, below: bytes, up: int, down: int) -> bool:
+def _buried(code: i64, below: bytes, up: i64, down: i64) -> bool:
     """:func:`buried` with the card's suit's foundation tops ``up`` and ``down``."""
     rank = code & RANK
     if up + 1 == rank or rank + 1 == down:
@@ -44,24 +44,30 @@ def _buried(code: int, below: bytes, up: int, down: int) -> bool:
     return _closed(up + 1, rank, up, down, piled) and _closed(rank + 1, down, up, down, piled)
 
 
-def _piled(suit: int, below: bytes) -> int:
+def _piled(suit: i64, below: bytes) -> i64:
     """How many copies of each rank of ``suit`` lie in ``below``: 2 bits a rank (one pass over
     the waste, instead of a count of it for each rank)."""
-    piled = 0
+    piled: i64 = 0
+    card: i64
     for card in below:
         if card >> 4 == suit:
-            piled += 1 << 2 * (card & RANK)
+            piled += code_bit(2 * (card & RANK))
     return piled
 
 
-def _closed(lo: int, hi: int, up: int, down: int, piled: int) -> bool:
+def _closed(lo: i64, hi: i64, up: i64, down: i64, piled: i64) -> bool:
     """Whether the home that needs the ranks ``lo`` to ``hi - 1`` first is closed for good:
     every copy not yet founded of one of them lies beneath the card (``piled``, see
     :func:`_piled`); also when ``lo > hi``, a foundation that has passed the card's rank."""
     if lo > hi:
         return True
+    between: i64
     for between in range(lo, hi):
-        left = 2 - (between <= up) - (between >= down)
+        left: i64 = 2
+        if between <= up:
+            left -= 1
+        if between >= down:
+            left -= 1
         if left <= piled >> 2 * between & 3:
             return True
     return False
