@@ -134,23 +134,6 @@ class RelaxedGame:
                 left, pile, pushed, stack[:-1], founded_packed(fnd, 4 + suit, rank), one, two
             ):
                 return True
-        if _any_wanted(fnd, one) and self._from_quilt(left, pile, pushed, stack, fnd, one, two):
-            return True
-        if pushed < len(pile):
-            card: i64 = pile[pushed]
-            suit = card >> 4
-            if left == 0 and _buried(card, stack, top_of(fnd, suit), top_of(fnd, 4 + suit)):
-                return False
-            turned = stack + pile[pushed : pushed + 1]
-            return self.clears(left, pile, pushed + 1, turned, fnd, one, two)
-        if left > 0 and stack:
-            return self.clears(left - 1, stack, 0, b"", fnd, one, two)
-        return False
-
-    def _from_quilt(
-        self, left: int, pile: bytes, pushed: int, stack: bytes, fnd: i64, one: i64, two: i64
-    ) -> bool:
-        """Each quilt card a foundation takes next, founded in turn (the slots in order)."""
         slot: i64
         for slot in range(8):
             code = _wanted(fnd, slot)
@@ -160,6 +143,15 @@ class RelaxedGame:
                     left, pile, pushed, stack, founded_packed(fnd, slot, code & RANK), less, fewer
                 ):
                     return True
+        if pushed < len(pile):
+            card: i64 = pile[pushed]
+            suit = card >> 4
+            if left == 0 and _buried(card, stack, top_of(fnd, suit), top_of(fnd, 4 + suit)):
+                return False
+            turned = stack + pile[pushed : pushed + 1]
+            return self.clears(left, pile, pushed + 1, turned, fnd, one, two)
+        if left > 0 and stack:
+            return self.clears(left - 1, stack, 0, b"", fnd, one, two)
         return False
 
 
@@ -181,28 +173,17 @@ def _forced(stack: bytes, fnd: i64, one: i64, two: i64) -> tuple[bytes, i64, i64
             if slot >= 0 and (rank <= up or rank >= down or one >> top & 1 != 0):
                 stack, fnd, moved = stack[:-1], founded_packed(fnd, slot, rank), True
                 continue
-        if _any_wanted(fnd, one):
-            slot, code = _first_forced(fnd, one, two)
-            if slot >= 0:
+        for slot in range(8):
+            code = _wanted(fnd, slot)
+            if (
+                code != 0
+                and one >> code & 1 != 0
+                and (_twin_founded(code, fnd) or two >> code & 1 != 0)
+            ):
                 one, two = _taken(code, one, two)
                 fnd, moved = founded_packed(fnd, slot, code & RANK), True
+                break
     return stack, fnd, one, two
-
-
-def _first_forced(fnd: i64, one: i64, two: i64) -> tuple[i64, i64]:
-    """The first foundation slot (0–7) that takes a quilt card without branching, with that
-    card's code, or ``(-1, 0)``: the card follows on it, and its twin is founded or in the
-    quilt too."""
-    slot: i64
-    for slot in range(8):
-        code = _wanted(fnd, slot)
-        if (
-            code != 0
-            and one >> code & 1 != 0
-            and (_twin_founded(code, fnd) or two >> code & 1 != 0)
-        ):
-            return slot, code
-    return -1, 0
 
 
 def packed(fnd: Sequence[int]) -> int:
@@ -238,20 +219,6 @@ def _wanted(fnd: i64, slot: i64) -> i64:
     if top > ACE:
         return ((slot - 4) << 4) + top - 1
     return 0
-
-
-def _any_wanted(fnd: i64, one: i64) -> bool:
-    """Whether the quilt (its mask ``one``) holds a card that a foundation takes next: one
-    call that most positions answer with no, instead of :func:`_wanted` for each slot."""
-    suit: i64
-    for suit in range(4):
-        base = suit << 4
-        up, down = top_of(fnd, suit), top_of(fnd, 4 + suit)
-        if up < KING and one >> base + up + 1 & 1 != 0:
-            return True
-        if down > ACE and one >> base + down - 1 & 1 != 0:
-            return True
-    return False
 
 
 def _twin_founded(code: i64, fnd: i64) -> bool:
