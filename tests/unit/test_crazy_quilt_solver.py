@@ -7,6 +7,7 @@ own ``legal_moves`` / ``apply`` with no pruning at all.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from functools import cache
@@ -419,6 +420,18 @@ def test_the_view_the_honest_player_sees_holds_no_stock_order() -> None:
     view = get_game("crazy-quilt", "classic").view_for(get_game("crazy-quilt").start(5), 0)
     assert "stock" not in view
     assert view["stock_count"] == 32
+
+
+def test_the_honest_player_sees_the_quilt_waste_and_foundations_the_engine_shows() -> None:
+    """What the view shows, the player's state holds, card for card (the cards are looked up
+    by their notation, not parsed: a wrong table would show it other cards): a whole honest
+    game of a deal with a second redeal, every position but the unseen stock."""
+    game = get_game("crazy-quilt", "second-redeal+round-the-corner")
+    state = game.start(7)
+    for move in play_honestly(7, state.variant, node_budget=0).moves:
+        seen = visible_state(game.view_for(state, 0))
+        assert seen == dataclasses.replace(state, stock=())
+        state = game.play(state, move)
 
 
 @pytest.mark.parametrize("deal", [3, 11, 29])

@@ -54,15 +54,25 @@ doubt). The long piles early in a deal are nearly all clearable and dear to deci
 that change a move are those near the redeal, decided at the first node or two."""
 
 
+_CARD_OF_TEXT: Final = {str(card): card for card in standard_deck()}
+"""Each card by its notation: the views' cards looked up, not parsed (the trial reads the whole
+quilt at every move); the objects are the deck's own, as the engine's deal uses."""
+
+
+def _card(text: str) -> Card:
+    """The card written ``text`` (:meth:`Card.parse`'s answer, its error for text that is not a
+    card)."""
+    card = _CARD_OF_TEXT.get(text)
+    return Card.parse(text) if card is None else card
+
+
 def visible_state(view: JSON) -> QuiltState:
     """The engine state of what the player sees, with the unseen stock left out (empty).
 
     Good for every question that does not touch the stock: available cards, foundation and
     waste moves, the auto-move rule.
     """
-    cells = tuple(
-        None if text is None else Card.parse(text) for row in view["quilt"] for text in row
-    )
+    cells = tuple(None if text is None else _card(text) for row in view["quilt"] for text in row)
     tops = view["foundations"]
     up = [RANKS.index(tops["up"][suit]) + 1 for suit in SUITS]
     down = [RANKS.index(tops["down"][suit]) + 1 for suit in SUITS]
@@ -73,7 +83,7 @@ def visible_state(view: JSON) -> QuiltState:
         round_the_corner=ROUND_THE_CORNER in variant,
         quilt=cells,
         stock=(),
-        waste=tuple(Card.parse(text) for text in view["waste"]),
+        waste=tuple(_card(text) for text in view["waste"]),
         up=(up[0], up[1], up[2], up[3]),
         down=(down[0], down[1], down[2], down[3]),
         redeals_left=int(view["redeals_left"]),
