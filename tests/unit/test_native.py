@@ -120,7 +120,12 @@ def _relaxed_games_in_this_process() -> list[list[object]]:
     import random
 
     from spielcenter.games.cards import ACE, KING
-    from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
+    from spielcenter.solvers.crazy_quilt_last_pass import (
+        WON_PACKED,
+        _head,
+        buried,
+        relaxed_possible,
+    )
     from spielcenter.solvers.crazy_quilt_relaxed import clearable
 
     rng = random.Random(41)
@@ -142,6 +147,16 @@ def _relaxed_games_in_this_process() -> list[list[object]]:
         possible, positions = relaxed_possible(waste, stock, quilt, fnd, left, 300)
         answers.append([possible, positions, *clearable(waste, stock, fnd, left, 50)])
         answers.append([buried(code, waste, fnd) for code in stock])
+    # The relaxed game's positions are told apart by one number for redeals left, cards turned
+    # and packed foundations (32 bits): it must be a different one for each of them.
+    answers.append(
+        [
+            _head(left, pushed, fnd)
+            for left in (0, 1, 2)
+            for pushed in (0, 1, 103, 104)
+            for fnd in (0, 1, WON_PACKED, 2**31, 2**32 - 1)
+        ]
+    )
     return answers
 
 
@@ -167,7 +182,9 @@ def test_compiled_and_plain_python_relaxed_games_answer_alike() -> None:
     ).stdout
     compiled = _relaxed_games_in_this_process()
     assert json.loads(output) == compiled
-    games = compiled[::2]
+    heads = compiled[-1]
+    assert len(set(heads)) == len(heads) == 60
+    games = compiled[:-1:2]
     assert {game[0] for game in games} == {True, False} == {game[2] for game in games}
 
 
