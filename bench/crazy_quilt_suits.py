@@ -53,7 +53,6 @@ def survey(
     """Decide every smaller game of ``size`` suits of ``deals`` (only ``only_sets`` if given;
     the waiting games if ``waiting``); the tallies and the findings."""
     game = make(variant)
-    decide = decide_waiting if waiting else decide_alone
     kind = "waiting" if waiting else "alone"
     sets = only_sets or ["".join(kept) for kept in combinations(SUITS, size)]
     tally: Counter[str] = Counter()
@@ -61,10 +60,19 @@ def survey(
     undecided: list[str] = []
     started = time.perf_counter()
     label = ",".join(only_sets) if only_sets else f"{size} suit(s)"
-    for deal in tqdm(deals, desc=f"{variant}, {label} {kind}", unit="deal"):
+    bar = tqdm(deals, desc=f"{variant}, {label} {kind}", unit="deal")
+    for deal in bar:
         position = position_of(game.start(deal))
         for suits in sets:
-            verdict = decide(position, suits, budget)
+
+            def show(nodes: int, deal: int = deal, suits: str = suits) -> None:
+                bar.set_postfix_str(f"{deal} {suits}: {nodes:,} positions")
+
+            verdict = (
+                decide_waiting(position, suits, budget, show)
+                if waiting
+                else decide_alone(position, suits, budget)
+            )
             tally[verdict.result] += 1
             if verdict.result == "lost":
                 lost.append({"deal": deal, "suits": suits, "positions": verdict.nodes})

@@ -58,7 +58,7 @@ Pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
@@ -74,6 +74,9 @@ __all__ = ["WaitingProof", "WaitingSearch", "decide_waiting", "lost_waiting"]
 
 _SUIT_RANKS: Final = (1 << (KING + 1)) - (1 << ACE)
 """A suit's ranks in its 16 bits of a card mask (bit ``suit * 16 + rank`` per card)."""
+
+PROGRESS_EVERY: Final = 1 << 20
+"""Positions between two calls of a search's ``progress`` (for long runs' progress bars)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,13 @@ class WaitingSearch:
     and the waste (each by its number among the distinct ones met), redeals left, turned.
     """
 
-    def __init__(self, position: Position, kept: frozenset[int], budget: int) -> None:
+    def __init__(
+        self,
+        position: Position,
+        kept: frozenset[int],
+        budget: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
         if position.ghosts:
             raise ValueError("the waiting game starts from a whole position, without ghosts")
         self.kept = kept
@@ -113,6 +122,8 @@ class WaitingSearch:
         self.cards = position.cards
         self.budget = budget
         self.nodes = 0
+        self.progress = progress
+        self.report = PROGRESS_EVERY
         self.seen: set[int] = set()
         self.checks: dict[int, bool] = {}
         self.stocks: dict[bytes, int] = {}
@@ -333,6 +344,9 @@ class WaitingSearch:
         self.nodes += 1
         if self.nodes > self.budget:
             raise OutOfBudget
+        if self.nodes >= self.report and self.progress is not None:
+            self.report = self.nodes + PROGRESS_EVERY
+            self.progress(self.nodes)
         self.seen.add(key)
         if self.dead(stocked, waste, wasted, fnd, tops, left):
             return False
@@ -450,15 +464,22 @@ class WaitingSearch:
         return False
 
 
-def decide_waiting(position: Position, suits: str, node_budget: int) -> Verdict:
+def decide_waiting(
+    position: Position,
+    suits: str,
+    node_budget: int,
+    progress: Callable[[int], None] | None = None,
+) -> Verdict:
     """Decide the waiting game of ``position`` with ``suits`` kept (letters of ``SHDC``), at most
     ``node_budget`` positions. Its ``lost`` proves ``position`` lost; its ``won`` (with the
-    kept cards' line, a turn for every card turned on the first pass) proves nothing of it."""
+    kept cards' line, a turn for every card turned on the first pass) proves nothing of it.
+    ``progress``, if given, is called with the positions so far every
+    :data:`PROGRESS_EVERY` positions."""
     for suit in suits:
         if suit not in SUITS:
             raise ValueError(f"no suit {suit!r}; the suits are {' '.join(SUITS)}")
     kept = frozenset(SUITS.index(suit) for suit in suits)
-    return WaitingSearch(position, kept, max(node_budget, 0)).run()
+    return WaitingSearch(position, kept, max(node_budget, 0), progress).run()
 
 
 def lost_waiting(position: Position, node_budget: int, sizes: Iterable[int] = (1,)) -> WaitingProof:
