@@ -113,6 +113,7 @@ class WaitingSearch:
         kept: frozenset[int],
         budget: int,
         progress: Callable[[int], None] | None = None,
+        every: int = PROGRESS_EVERY,
     ) -> None:
         if position.ghosts:
             raise ValueError("the waiting game starts from a whole position, without ghosts")
@@ -123,7 +124,8 @@ class WaitingSearch:
         self.budget = budget
         self.nodes = 0
         self.progress = progress
-        self.report = PROGRESS_EVERY
+        self.every = max(every, 1)
+        self.report = self.every
         self.seen: set[int] = set()
         self.checks: dict[int, bool] = {}
         self.stocks: dict[bytes, int] = {}
@@ -345,7 +347,7 @@ class WaitingSearch:
         if self.nodes > self.budget:
             raise OutOfBudget
         if self.nodes >= self.report and self.progress is not None:
-            self.report = self.nodes + PROGRESS_EVERY
+            self.report = self.nodes + self.every
             self.progress(self.nodes)
         self.seen.add(key)
         if self.dead(stocked, waste, wasted, fnd, tops, left):
@@ -469,17 +471,17 @@ def decide_waiting(
     suits: str,
     node_budget: int,
     progress: Callable[[int], None] | None = None,
+    every: int = PROGRESS_EVERY,
 ) -> Verdict:
     """Decide the waiting game of ``position`` with ``suits`` kept (letters of ``SHDC``), at most
     ``node_budget`` positions. Its ``lost`` proves ``position`` lost; its ``won`` (with the
     kept cards' line, a turn for every card turned on the first pass) proves nothing of it.
-    ``progress``, if given, is called with the positions so far every
-    :data:`PROGRESS_EVERY` positions."""
+    ``progress``, if given, is called with the positions so far every ``every`` positions."""
     for suit in suits:
         if suit not in SUITS:
             raise ValueError(f"no suit {suit!r}; the suits are {' '.join(SUITS)}")
     kept = frozenset(SUITS.index(suit) for suit in suits)
-    return WaitingSearch(position, kept, max(node_budget, 0), progress).run()
+    return WaitingSearch(position, kept, max(node_budget, 0), progress, every).run()
 
 
 def lost_waiting(position: Position, node_budget: int, sizes: Iterable[int] = (1,)) -> WaitingProof:
