@@ -1,12 +1,13 @@
 """Crazy Quilt with suits alone: which deals a smaller game proves lost.
 
     uv run python bench/crazy_quilt_suits.py --variant classic --deals 1..1000 \\
-        [--size 1] [--budget 3000000] [--only 9,23,83] [--waiting]
+        [--size 1 | --sets D,HC] [--budget 3000000] [--only 9,23,83] [--waiting]
 
 For each deal (or only the ``--only`` deals) it decides the smaller game of every set of
-``--size`` suits (:func:`spielcenter.solvers.crazy_quilt_suits.alone`: the kept suits' cards
-follow the rules, the others get out of their way) with the solver's exhaustive search, at most
-``--budget`` positions each. A smaller game that is lost proves the deal lost
+``--size`` suits, or of the ``--sets`` named
+(:func:`spielcenter.solvers.crazy_quilt_suits.alone`: the kept suits' cards follow the rules, the
+others get out of their way) with the solver's exhaustive search, at most ``--budget`` positions
+each. A smaller game that is lost proves the deal lost
 (:mod:`spielcenter.solvers.crazy_quilt_suits`). With ``--waiting`` the smaller game is the
 waiting game instead (:mod:`spielcenter.solvers.crazy_quilt_waiting`: the other suits' quilt
 cards leave only once a loose foundation or a released card one rank away could take them).
@@ -42,22 +43,36 @@ GAME = "crazy-quilt"
 
 
 def survey(
-    variant: str, deals: list[int], size: int, budget: int, waiting: bool = False
+    variant: str,
+    deals: list[int],
+    size: int,
+    budget: int,
+    waiting: bool = False,
+    only_sets: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Decide every smaller game of ``size`` suits of ``deals`` (the waiting games if
-    ``waiting``); the tallies and the findings."""
+    """Decide every smaller game of ``size`` suits of ``deals`` (only ``only_sets`` if given;
+    the waiting games if ``waiting``); the tallies and the findings."""
     game = make(variant)
-    decide = decide_waiting if waiting else decide_alone
     kind = "waiting" if waiting else "alone"
-    sets = ["".join(kept) for kept in combinations(SUITS, size)]
+    sets = only_sets or ["".join(kept) for kept in combinations(SUITS, size)]
     tally: Counter[str] = Counter()
     lost: list[dict[str, Any]] = []
     undecided: list[str] = []
     started = time.perf_counter()
-    for deal in tqdm(deals, desc=f"{variant}, {size} suit(s) {kind}", unit="deal"):
+    label = ",".join(only_sets) if only_sets else f"{size} suit(s)"
+    bar = tqdm(deals, desc=f"{variant}, {label} {kind}", unit="deal")
+    for deal in bar:
         position = position_of(game.start(deal))
         for suits in sets:
-            verdict = decide(position, suits, budget)
+
+            def show(nodes: int, deal: int = deal, suits: str = suits) -> None:
+                bar.set_postfix_str(f"{deal} {suits}: {nodes:,} positions")
+
+            verdict = (
+                decide_waiting(position, suits, budget, show)
+                if waiting
+                else decide_alone(position, suits, budget)
+            )
             tally[verdict.result] += 1
             if verdict.result == "lost":
                 lost.append({"deal": deal, "suits": suits, "positions": verdict.nodes})
@@ -66,6 +81,7 @@ def survey(
     return {
         "variant": variant,
         "size": size,
+        "sets": sets,
         "game": kind,
         "budget": budget,
         "deals": len(deals),
@@ -82,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", default="1..1000", help="A..B, both included")
     parser.add_argument("--only", help="comma-separated deal numbers instead of --deals")
     parser.add_argument("--size", type=int, choices=(1, 2, 3), default=1)
+    parser.add_argument(
+        "--sets", help="comma-separated sets of suits (letters of SHDC) instead of --size"
+    )
     parser.add_argument("--budget", type=int, default=3_000_000)
     parser.add_argument(
         "--waiting", action="store_true", help="the waiting games instead of the suits alone"
@@ -95,10 +114,15 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             parser.error(str(exc))
         deals = list(range(first, last + 1))
-    result = survey(args.variant, deals, args.size, args.budget, args.waiting)
+    only_sets = args.sets.split(",") if args.sets else None
+    for suits in only_sets or []:
+        if not suits or any(suit not in SUITS for suit in suits):
+            parser.error(f"--sets: {suits!r} is not a set of the suits {''.join(SUITS)}")
+    result = survey(args.variant, deals, args.size, args.budget, args.waiting, only_sets)
     games = result["games"]
     print(
-        f"{args.variant}, {len(deals)} deals, {args.size} suit(s) {result['game']}, at most "
+        f"{args.variant}, {len(deals)} deals, "
+        f"{args.sets or str(args.size) + ' suit(s)'} {result['game']}, at most "
         f"{args.budget:,} positions each: {games.get('won', 0)} won, {games.get('lost', 0)} lost, "
         f"{games.get('unknown', 0)} undecided; {result['seconds']} s"
     )

@@ -45,6 +45,7 @@ MODULES = (
     "solvers/crazy_quilt.py",
     "solvers/crazy_quilt_beam.py",
     "solvers/crazy_quilt_honest.py",
+    "solvers/crazy_quilt_waiting.py",
     "solvers/cruel_rules.py",
     "solvers/cruel_dead.py",
     "solvers/cruel_start.py",

@@ -51,6 +51,7 @@ SMOKE: dict[str, list[list[str]]] = {
     "crazy_quilt_suits.py": [
         ["--only", "9", "--budget", "2000"],
         ["--only", "9", "--budget", "2000", "--waiting"],
+        ["--only", "9", "--budget", "2000", "--waiting", "--sets", "D,HC"],
     ],
     "crazy_quilt_winrate.py": [
         ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],

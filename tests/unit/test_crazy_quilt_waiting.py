@@ -15,7 +15,7 @@ waste (they wait for a foundation only), fails the first claim.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import NamedTuple
 
 import pytest
@@ -320,6 +320,19 @@ def test_waiting_games_of_listed_wins_are_not_lost() -> None:
     game = make("classic")
     for deal in [d for d in winnable_deals("crazy-quilt", "classic") if d <= 40]:
         assert lost_waiting(position_of(game.start(deal)), 200_000).suits == "", deal
+
+
+def test_a_long_search_reports_its_positions_as_it_goes() -> None:
+    """Long commands show progress: a search reports its count of positions each time another
+    ``every`` have been searched (a million by default), rising, never past its total."""
+    counts: list[int] = []
+    position = position_of(make("classic").start(862))
+    verdict = decide_waiting(position, "D", 20_000, counts.append, every=3_000)
+    assert verdict.result == "unknown"
+    assert len(counts) >= 5
+    assert all(later - earlier >= 3_000 for earlier, later in pairwise(counts))
+    assert counts[0] >= 3_000
+    assert counts[-1] <= verdict.nodes
 
 
 def test_a_bad_suit_gets_a_clear_error() -> None:

@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 from spielcenter import native
+from spielcenter.games.crazy_quilt import make
 from spielcenter.solvers import crazy_quilt, cruel
+from spielcenter.solvers.crazy_quilt_position import position_of
+from spielcenter.solvers.crazy_quilt_waiting import decide_waiting
 
 NOT_BUILT = (
     "compiled solvers not built: run `make install` or `uv run python -m spielcenter.native build`"
@@ -80,6 +83,12 @@ SOLVED = (
     ("cruel", "classic", 5, 50_000),
     ("cruel", "perseverance", 1, 20_000),
 )
+WAITING = (
+    ("classic", 2, "H", 20_000),  # won
+    ("round-the-corner", 9, "SD", 20_000),
+    ("classic", 862, "D", 20_000),  # out of budget
+)
+"""Waiting games (:mod:`spielcenter.solvers.crazy_quilt_waiting`, compiled since issue 41)."""
 
 
 def _solved_in_this_process() -> list[list[object]]:
@@ -87,6 +96,9 @@ def _solved_in_this_process() -> list[list[object]]:
     for game, variant, deal, budget in SOLVED:
         solve = crazy_quilt.solve if game == "crazy-quilt" else cruel.solve
         verdict = solve(deal, variant, node_budget=budget)
+        answers.append([verdict.result, verdict.nodes, verdict.moves])
+    for variant, deal, suits, budget in WAITING:
+        verdict = decide_waiting(position_of(make(variant).start(deal)), suits, budget)
         answers.append([verdict.result, verdict.nodes, verdict.moves])
     return answers
 

@@ -47,14 +47,18 @@ ends (anything else in between could have been done before turning, as in
 :mod:`~spielcenter.solvers.crazy_quilt_search`); a position is dropped when the relaxed game of
 its kept cards (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`, every quilt card
 free, the other suits complete) cannot be cleared: a line of this game is a line of the suits
-alone, which that check bounds. What it decides: docs/winrates-crazy-quilt.md, *Waiting ghosts*.
+alone, which that check bounds. A position is remembered as one int (its empty cells, foundation
+tops, the numbers of its stock and waste among those met, redeals left); the other suits' state
+is two card masks that follow from it (:class:`WaitingSearch`). The module is compiled with the
+solvers (:data:`spielcenter.native.MODULES`). What it decides: docs/winrates-crazy-quilt.md,
+*Waiting ghosts* and *Faster waiting games*.
 
 Pure: no I/O, no clock, no randomness.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
@@ -68,11 +72,11 @@ from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
 __all__ = ["WaitingProof", "WaitingSearch", "decide_waiting", "lost_waiting"]
 
-_RANKS: Final = KING + 2
-"""Length of a suit's row of released counts (ranks 1–13, with room on both sides)."""
+_SUIT_RANKS: Final = (1 << (KING + 1)) - (1 << ACE)
+"""A suit's ranks in its 16 bits of a card mask (bit ``suit * 16 + rank`` per card)."""
 
-Loose = tuple[tuple[int, int], ...]
-"""For each suit, its loose foundations' tops (up, down)."""
+PROGRESS_EVERY: Final = 1 << 20
+"""Positions between two calls of a search's ``progress`` (for long runs' progress bars)."""
 
 
 @dataclass(frozen=True)
@@ -92,28 +96,53 @@ class WaitingProof:
         )
 
 
-def _rise(released: list[int], up: int, down: int) -> tuple[int, int]:
-    """Loose foundation tops after passing every released rank they reach."""
-    while up < KING and released[up + 1]:
-        up += 1
-    while down > ACE and released[down - 1]:
-        down -= 1
-    return up, down
-
-
 class WaitingSearch:
-    """One exhaustive search of the waiting game of a position with ``kept`` suits (indices)."""
+    """One exhaustive search of the waiting game of a position with ``kept`` suits (indices).
 
-    def __init__(self, position: Position, kept: frozenset[int], budget: int) -> None:
+    The other suits' state is two card masks (bit ``suit * 16 + rank``), plain ints that need
+    no copying: ``released``, the ranks of which a copy has been released (one copy is as good
+    as two: the rules ask only whether one has), and ``leaving``, the cards whose waiting ghosts
+    may leave now (recomputed for a suit when a new rank of it is released). A position is
+    remembered as one int: the empty cells, the eight foundation tops (4 bits each), the stock
+    and the waste (each by its number among the distinct ones met), redeals left, turned.
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        kept: frozenset[int],
+        budget: int,
+        progress: Callable[[int], None] | None = None,
+        every: int = PROGRESS_EVERY,
+    ) -> None:
         if position.ghosts:
             raise ValueError("the waiting game starts from a whole position, without ghosts")
         self.kept = kept
+        self.kept_suits = sum(1 << suit for suit in kept)
         self.round_the_corner = position.round_the_corner
         self.cards = position.cards
         self.budget = budget
         self.nodes = 0
-        self.seen: set[tuple[int, bytes, bytes, tuple[int, ...], int, bool]] = set()
-        self.checks: dict[tuple[bytes, bytes, tuple[int, ...], int], bool] = {}
+        self.progress = progress
+        self.every = max(every, 1)
+        self.report = self.every
+        self.seen: set[int] = set()
+        self.checks: dict[int, bool] = {}
+        self.stocks: dict[bytes, int] = {}
+        """Each distinct stock met, numbered."""
+        self.stock_owns: list[int] = []
+        """For each stock's number, the number of its kept cards (in :attr:`owns`)."""
+        self.owns: dict[bytes, int] = {}
+        self.own_cards: list[bytes] = []
+        self.wastes: dict[bytes, int] = {}
+        self.base = [(position.up[s], position.down[s]) for s in range(len(SUITS))]
+        self.complete = 0
+        """The ranks the other suits' loose foundations must pass to be complete."""
+        for suit in range(len(SUITS)):
+            if suit not in kept:
+                up, down = self.base[suit]
+                ranks = ((1 << (KING + 1)) - (1 << (up + 1))) | ((1 << down) - (1 << ACE))
+                self.complete |= (ranks & _SUIT_RANKS) << (16 * suit)
         self.waiting = 0
         for cell, code in enumerate(position.cards):
             if code and code >> 4 not in kept and not position.gone >> cell & 1:
@@ -129,35 +158,44 @@ class WaitingSearch:
         gap = abs(a - b)
         return gap == 1 or (self.round_the_corner and gap == KING - ACE)
 
-    def _neighbours(self, rank: int) -> tuple[int, int]:
-        lower = rank - 1 if rank > ACE else (KING if self.round_the_corner else 0)
-        higher = rank + 1 if rank < KING else (ACE if self.round_the_corner else 0)
-        return lower, higher
+    def may_leave(self, released: int, suit: int) -> int:
+        """The cards of ``suit`` (as a card mask) whose waiting ghosts may leave once the ranks
+        ``released`` are released: a loose foundation has reached a neighbouring rank (up at
+        rank − 1 or higher, down at rank + 1 or lower) or a card one rank away was released."""
+        shift = 16 * suit
+        mine = released >> shift & _SUIT_RANKS
+        up, down = self.base[suit]
+        while up < KING and mine >> (up + 1) & 1:
+            up += 1
+        while down > ACE and mine >> (down - 1) & 1:
+            down -= 1
+        # up >= rank - 1 for the ranks up to up + 1; down <= rank + 1 from down - 1 on
+        reach = ((1 << (up + 2)) - 1) | (_SUIT_RANKS & ~((1 << max(down - 1, 0)) - 1))
+        near = mine << 1 | mine >> 1
+        if self.round_the_corner:
+            if mine >> KING & 1:
+                near |= 1 << ACE
+            if mine >> ACE & 1:
+                near |= 1 << KING
+        return ((reach | near) & _SUIT_RANKS) << shift
 
-    def may_leave(self, code: int, released: list[list[int]], loose: list[tuple[int, int]]) -> bool:
-        """Whether a waiting ghost ``code`` could leave now (its cell being available)."""
-        suit, rank = code >> 4, code & RANK
-        up, down = loose[suit]
-        if up >= rank - 1 or down <= rank + 1:
-            return True
-        lower, higher = self._neighbours(rank)
-        return bool(released[suit][lower] if lower else 0) or bool(
-            released[suit][higher] if higher else 0
-        )
+    def release(self, code: int, released: int, leaving: int) -> tuple[int, int]:
+        """``released`` and ``leaving`` once ``code`` is released."""
+        if released >> code & 1:
+            return released, leaving
+        released |= 1 << code
+        suit = code >> 4
+        leaving = leaving & ~(_SUIT_RANKS << (16 * suit)) | self.may_leave(released, suit)
+        return released, leaving
 
     def settle(
-        self,
-        gone: int,
-        free: int,
-        waste: bytes,
-        released: list[list[int]],
-        loose: list[tuple[int, int]],
-    ) -> tuple[int, int, bytes]:
+        self, gone: int, free: int, waste: bytes, released: int, leaving: int
+    ) -> tuple[int, int, bytes, int, int]:
         """The eager steps: release the other suits' cards on the waste (turned ones) and let
-        every waiting ghost that may leave go, until none may (``released`` and ``loose`` are
-        updated in place)."""
-        while waste and waste[-1] >> 4 not in self.kept:
-            self._release(waste[-1], released, loose)
+        every waiting ghost that may leave go, until none may."""
+        kept = self.kept_suits
+        while waste and not kept >> (waste[-1] >> 4) & 1:
+            released, leaving = self.release(waste[-1], released, leaving)
             waste = waste[:-1]
         moved = True
         while moved:
@@ -168,28 +206,47 @@ class WaitingSearch:
                 rest ^= low
                 cell = low.bit_length() - 1
                 code = self.cards[cell]
-                if self.may_leave(code, released, loose):
-                    self._release(code, released, loose)
+                if leaving >> code & 1:
+                    released, leaving = self.release(code, released, leaving)
                     gone |= low
                     free = (free | FREES[cell]) & ~gone
                     moved = True
-        return gone, free, waste
+        return gone, free, waste, released, leaving
 
-    @staticmethod
-    def _release(code: int, released: list[list[int]], loose: list[tuple[int, int]]) -> None:
-        suit = code >> 4
-        released[suit][code & RANK] += 1
-        loose[suit] = _rise(released[suit], *loose[suit])
+    # -- remembering -------------------------------------------------------------------------
 
-    def dead(self, stock: bytes, waste: bytes, fnd: tuple[int, ...], left: int) -> bool:
-        """The relaxed game of the kept cards alone cannot be cleared (asked once each)."""
-        kept = self.kept
-        own_stock = bytes(code for code in stock if code >> 4 in kept)
-        own_waste = bytes(code for code in waste if code >> 4 in kept)
-        key = (own_stock, own_waste, fnd, left)
+    def stock_number(self, stock: bytes) -> int:
+        number = self.stocks.get(stock)
+        if number is None:
+            number = len(self.stocks)
+            self.stocks[stock] = number
+            kept = self.kept_suits
+            own = bytes([code for code in stock if kept >> (code >> 4) & 1])
+            own_number = self.owns.get(own)
+            if own_number is None:
+                own_number = len(self.owns)
+                self.owns[own] = own_number
+                self.own_cards.append(own)
+            self.stock_owns.append(own_number)
+        return number
+
+    def waste_number(self, waste: bytes) -> int:
+        number = self.wastes.get(waste)
+        if number is None:
+            number = len(self.wastes)
+            self.wastes[waste] = number
+        return number
+
+    def dead(
+        self, stock: int, waste: bytes, wasted: int, fnd: tuple[int, ...], tops: int, left: int
+    ) -> bool:
+        """The relaxed game of the kept cards alone cannot be cleared (asked once each); the
+        waste holds kept cards only."""
+        own = self.stock_owns[stock]
+        key = ((own << 32 | wasted) << 32 | tops) << 2 | left
         known = self.checks.get(key)
         if known is None:
-            known, nodes = clearable(own_waste, own_stock, fnd, left, ASSIGNMENT_BUDGET)
+            known, nodes = clearable(waste, self.own_cards[own], fnd, left, ASSIGNMENT_BUDGET)
             self.nodes += nodes
             self.checks[key] = known
         return not known
@@ -198,8 +255,11 @@ class WaitingSearch:
 
     def run(self) -> Verdict:
         position = self.position
-        released = [[0] * _RANKS for _ in SUITS]
-        loose = [(position.up[s], position.down[s]) for s in range(len(SUITS))]
+        released = 0
+        leaving = 0
+        for suit in range(len(SUITS)):
+            if suit not in self.kept:
+                leaving |= self.may_leave(0, suit)
         fnd = list(position.up + position.down)
         for suit in range(len(SUITS)):
             if suit not in self.kept:
@@ -208,10 +268,10 @@ class WaitingSearch:
         # earlier than it could be founded, and releasing one sooner only relaxes the game).
         for code in position.waste:
             if code >> 4 not in self.kept:
-                self._release(code, released, loose)
-        waste = bytes(code for code in position.waste if code >> 4 in self.kept)
-        gone, free, waste = self.settle(
-            position.gone, available(position.gone), waste, released, loose
+                released, leaving = self.release(code, released, leaving)
+        waste = bytes([code for code in position.waste if code >> 4 in self.kept])
+        gone, free, waste, released, leaving = self.settle(
+            position.gone, available(position.gone), waste, released, leaving
         )
         path: list[str] = []
         try:
@@ -222,7 +282,7 @@ class WaitingSearch:
                 waste,
                 tuple(fnd),
                 released,
-                loose,
+                leaving,
                 position.redeals_left,
                 False,
                 path,
@@ -231,14 +291,12 @@ class WaitingSearch:
             return Verdict("unknown", [], self.nodes)
         return Verdict("won", path, self.nodes) if won else Verdict("lost", [], self.nodes)
 
-    def _won(
-        self, stock: bytes, waste: bytes, fnd: tuple[int, ...], loose: Loose | list[tuple[int, int]]
-    ) -> bool:
+    def _won(self, stock: bytes, waste: bytes, fnd: tuple[int, ...], released: int) -> bool:
         return (
             not stock
             and not waste
             and fnd == (KING,) * 4 + (ACE,) * 4
-            and all(loose[s] == (KING, ACE) for s in range(len(SUITS)) if s not in self.kept)
+            and released & self.complete == self.complete
         )
 
     def _step(
@@ -248,15 +306,13 @@ class WaitingSearch:
         stock: bytes,
         waste: bytes,
         fnd: tuple[int, ...],
-        released: list[list[int]],
-        loose: list[tuple[int, int]],
+        released: int,
+        leaving: int,
         left: int,
         path: list[str],
     ) -> bool:
-        released = [list(row) for row in released]
-        loose = list(loose)
-        gone, free, waste = self.settle(gone, free, waste, released, loose)
-        return self.search(gone, free, stock, waste, fnd, released, loose, left, False, path)
+        gone, free, waste, released, leaving = self.settle(gone, free, waste, released, leaving)
+        return self.search(gone, free, stock, waste, fnd, released, leaving, left, False, path)
 
     def search(
         self,
@@ -265,27 +321,36 @@ class WaitingSearch:
         stock: bytes,
         waste: bytes,
         fnd: tuple[int, ...],
-        released: list[list[int]],
-        loose: list[tuple[int, int]],
+        released: int,
+        leaving: int,
         left: int,
         turned: bool,
         path: list[str],
     ) -> bool:
         """Whether the node can be won; on success ``path`` ends with the winning line."""
-        if self._won(stock, waste, fnd, loose):
+        if self._won(stock, waste, fnd, released):
             return True
-        # The released cards and loose foundations follow from the rest of the key: a card of
-        # another suit is released once it is out of the quilt and out of the stock.
-        key = (gone, stock, waste, fnd, left, turned)
-        if turned and (gone, stock, waste, fnd, left, False) in self.seen:
+        # The released cards follow from the rest of the key: a card of another suit is
+        # released once it is out of the quilt and out of the stock.
+        tops = 0
+        for top in fnd:
+            tops = tops << 4 | top
+        stocked = self.stock_number(stock)
+        wasted = self.waste_number(waste)
+        unturned = (((gone << 32 | tops) << 32 | stocked) << 32 | wasted) << 3 | left << 1
+        if turned and unturned in self.seen:
             return False
+        key = unturned | 1 if turned else unturned
         if key in self.seen:
             return False
         self.nodes += 1
         if self.nodes > self.budget:
             raise OutOfBudget
+        if self.nodes >= self.report and self.progress is not None:
+            self.report = self.nodes + self.every
+            self.progress(self.nodes)
         self.seen.add(key)
-        if self.dead(stock, waste, fnd, left):
+        if self.dead(stocked, waste, wasted, fnd, tops, left):
             return False
         mark = len(path)
         cards = self.cards
@@ -297,7 +362,7 @@ class WaitingSearch:
                     path.append(word)
                     after = (*fnd[:slot], rank, *fnd[slot + 1 :])
                     if self._step(
-                        gone, free, stock, waste[:-1], after, released, loose, left, path
+                        gone, free, stock, waste[:-1], after, released, leaving, left, path
                     ):
                         return True
                     del path[mark:]
@@ -316,26 +381,34 @@ class WaitingSearch:
                         path.append(CELL_NAMES[cell] + word)
                         after = (*fnd[:slot], rank, *fnd[slot + 1 :])
                         if self._step(
-                            emptied, opened, stock, waste, after, released, loose, left, path
+                            emptied, opened, stock, waste, after, released, leaving, left, path
                         ):
                             return True
                         del path[mark:]
             if top and self.touch(code, top):
                 path.append(CELL_NAMES[cell] + "w")
                 if self._step(
-                    emptied, opened, stock, waste + bytes((code,)), fnd, released, loose, left, path
+                    emptied,
+                    opened,
+                    stock,
+                    waste + bytes([code]),
+                    fnd,
+                    released,
+                    leaving,
+                    left,
+                    path,
                 ):
                     return True
                 del path[mark:]
         if (
             stock
             and not turned
-            and self.turns(gone, free, stock, waste, fnd, released, loose, left, path)
+            and self.turns(gone, free, stock, waste, fnd, released, leaving, left, path)
         ):
             return True
         if not stock and left > 0:
             path.append("r")
-            if self.turns(gone, free, waste, b"", fnd, released, loose, left - 1, path):
+            if self.turns(gone, free, waste, b"", fnd, released, leaving, left - 1, path):
                 return True
             del path[mark:]
         return False
@@ -359,19 +432,19 @@ class WaitingSearch:
         stock: bytes,
         waste: bytes,
         fnd: tuple[int, ...],
-        released: list[list[int]],
-        loose: list[tuple[int, int]],
+        released: int,
+        leaving: int,
         left: int,
         path: list[str],
     ) -> bool:
         """Turn k = 1, 2 … cards as one step, stopping where the new top can be used, a card
         of another suit was released (the position changed), or the stock ends."""
-        released = [list(row) for row in released]
-        loose = list(loose)
         mark = len(path)
         for k in range(1, len(stock) + 1):
             before = gone
-            gone, free, landed = self.settle(gone, free, waste + stock[k - 1 : k], released, loose)
+            gone, free, landed, released, leaving = self.settle(
+                gone, free, waste + stock[k - 1 : k], released, leaving
+            )
             changed = gone != before or len(landed) == len(waste)
             waste = landed
             if changed or k == len(stock) or self._usable(waste[-1], free, fnd):
@@ -382,8 +455,8 @@ class WaitingSearch:
                     stock[k:],
                     waste,
                     fnd,
-                    [list(row) for row in released],
-                    list(loose),
+                    released,
+                    leaving,
                     left,
                     not changed,
                     path,
@@ -393,15 +466,22 @@ class WaitingSearch:
         return False
 
 
-def decide_waiting(position: Position, suits: str, node_budget: int) -> Verdict:
+def decide_waiting(
+    position: Position,
+    suits: str,
+    node_budget: int,
+    progress: Callable[[int], None] | None = None,
+    every: int = PROGRESS_EVERY,
+) -> Verdict:
     """Decide the waiting game of ``position`` with ``suits`` kept (letters of ``SHDC``), at most
     ``node_budget`` positions. Its ``lost`` proves ``position`` lost; its ``won`` (with the
-    kept cards' line, a turn for every card turned on the first pass) proves nothing of it."""
+    kept cards' line, a turn for every card turned on the first pass) proves nothing of it.
+    ``progress``, if given, is called with the positions so far every ``every`` positions."""
     for suit in suits:
         if suit not in SUITS:
             raise ValueError(f"no suit {suit!r}; the suits are {' '.join(SUITS)}")
     kept = frozenset(SUITS.index(suit) for suit in suits)
-    return WaitingSearch(position, kept, max(node_budget, 0)).run()
+    return WaitingSearch(position, kept, max(node_budget, 0), progress, every).run()
 
 
 def lost_waiting(position: Position, node_budget: int, sizes: Iterable[int] = (1,)) -> WaitingProof:
