@@ -693,8 +693,8 @@ def test_a_beam_through_the_last_pass_starts_only_where_a_last_pass_starts() -> 
 def test_the_beams_are_run_by_their_names() -> None:
     position = position_of(start_state(9, "classic"))
     for name, beams in (
-        ("graded", graded_beams),
         ("thrifty", thrifty_beams),
+        ("graded", graded_beams),
         ("mixed", mixed_beams),
         ("widening", widening_beams),
         ("restarts", shaken_restarts),
@@ -703,7 +703,7 @@ def test_the_beams_are_run_by_their_names() -> None:
         assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
     with pytest.raises(
         ValueError,
-        match="no beams 'narrow'; the beams are graded, thrifty, mixed, widening, restarts, ",
+        match="no beams 'narrow'; the beams are thrifty, graded, mixed, widening, restarts, ",
     ):
         run_beams("narrow", position, node_budget=30_000)
 

@@ -308,8 +308,8 @@ def test_a_spent_time_budget_answers_unknown() -> None:
     assert solve(1, "classic", node_budget=10**9, time_budget=0.0).result == "unknown"
 
 
-def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_graded_beams() -> None:
-    # Classic deal 193: at 200 000 positions the graded beams leave it unknown, the restarts
+def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_thrifty_beams() -> None:
+    # Classic deal 193: at 200 000 positions the thrifty beams leave it unknown, the restarts
     # (in the same share of the budget) win it; the line replays to a won game.
     assert solve(193, "classic", node_budget=200_000).result == "unknown"
     verdict = solve(193, "classic", node_budget=200_000, beams="restarts")
@@ -318,27 +318,13 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_graded_beams() -
     assert game.status(game.replay(193, verdict.moves)) is Status.WON
 
 
-def test_by_default_the_solver_runs_the_graded_beams() -> None:
-    # Classic deal 307 (tests/unit/test_crazy_quilt_beam.py): with 426 667 positions (the beams'
-    # share 400 000) `solve` wins it with exactly the graded beams' line (their first graded
-    # restart wins it), while the thrifty beams, the default until this change, spend their
-    # 400 000 without a win. The line replays to a won game.
-    verdict = solve(307, "classic", node_budget=426_667)
-    assert 426_667 * BEAM_SHARE // BEAM_PARTS == 400_000
-    assert verdict.result == "won" and verdict.nodes <= 426_667
-    assert verdict.moves == beams_on(307, "graded", 400_000).moves
-    game = get_game("crazy-quilt", "classic")
-    assert game.status(game.replay(307, verdict.moves)) is Status.WON
-    assert beams_on(307, "thrifty", 400_000).result == "unknown"
-
-
-def test_the_solver_may_run_the_thrifty_beams_in_place_of_its_graded_beams() -> None:
-    # Classic deal 14: the thrifty beams win it in 97 755 positions; the mixed beams, the default
-    # until 2026-12-07, do not within 110 000. With 117 334 positions the beams' share is
-    # 110 000, the budget of the beams' own test, so `solve` must win with exactly the thrifty
-    # beams' line (their runs are remembered in tests/unit/crazy_quilt_runs.py, one run for both
-    # modules). The line replays to a won game.
-    verdict = solve(14, "classic", node_budget=117_334, beams="thrifty")
+def test_by_default_the_solver_runs_the_thrifty_beams() -> None:
+    # Classic deal 14 (tests/unit/test_crazy_quilt_beam.py): the thrifty beams win it in
+    # 97 755 positions; the mixed beams, the default until 2026-12-07, do not within 110 000.
+    # With 117 334 positions the beams' share is 110 000, the budget of the beams' own test, so
+    # `solve` must win with exactly the thrifty beams' line (their runs are remembered in
+    # tests/unit/crazy_quilt_runs.py, one run for both modules). The line replays to a won game.
+    verdict = solve(14, "classic", node_budget=117_334)
     assert 117_334 * BEAM_SHARE // BEAM_PARTS == 110_000
     assert verdict.result == "won" and verdict.nodes <= 117_334
     assert verdict.moves == beams_on(14, "thrifty", 110_000).moves
@@ -347,7 +333,22 @@ def test_the_solver_may_run_the_thrifty_beams_in_place_of_its_graded_beams() -> 
     assert beams_on(14, "mixed", 110_000).result == "unknown"
 
 
-def test_the_solver_may_run_the_mixed_beams_in_place_of_its_graded_beams() -> None:
+def test_the_solver_may_run_the_graded_beams_in_place_of_its_thrifty_beams() -> None:
+    # Classic deal 307 (tests/unit/test_crazy_quilt_beam.py): with 426 667 positions (the beams'
+    # share 400 000) `solve` with the graded beams wins it with exactly their line (their first
+    # graded restart wins it), while with its default, the thrifty beams, it spends the budget
+    # without a win. The line replays to a won game.
+    verdict = solve(307, "classic", node_budget=426_667, beams="graded")
+    assert 426_667 * BEAM_SHARE // BEAM_PARTS == 400_000
+    assert verdict.result == "won" and verdict.nodes <= 426_667
+    assert verdict.moves == beams_on(307, "graded", 400_000).moves
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(307, verdict.moves)) is Status.WON
+    assert beams_on(307, "thrifty", 400_000).result == "unknown"
+    assert solve(307, "classic", node_budget=426_667).result == "unknown"
+
+
+def test_the_solver_may_run_the_mixed_beams_in_place_of_its_thrifty_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it (366 179
     # positions) in the beams' share of 426 667 positions (400 000), with the mixed beams' own
     # line; the line replays to a won game.
@@ -359,7 +360,7 @@ def test_the_solver_may_run_the_mixed_beams_in_place_of_its_graded_beams() -> No
     assert game.status(game.replay(560, verdict.moves)) is Status.WON
 
 
-def test_the_solver_may_run_the_wide_restarts_in_place_of_its_graded_beams() -> None:
+def test_the_solver_may_run_the_wide_restarts_in_place_of_its_thrifty_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it (229 623
     # positions) in the beams' share of 260 000 positions (243 750), with the wide restarts'
     # own line; the line replays to a won game.
@@ -387,7 +388,7 @@ def test_a_state_of_another_variant_is_refused() -> None:
 def test_beams_the_solver_does_not_have_are_refused() -> None:
     with pytest.raises(
         ValueError,
-        match=r"no beams 'widest'; the beams are graded, thrifty, mixed, widening, restarts, "
+        match=r"no beams 'widest'; the beams are thrifty, graded, mixed, widening, restarts, "
         r"wide-restarts$",
     ):
         solve(1, "classic", beams="widest")

@@ -95,7 +95,7 @@ __all__ = [
     "widening_beams",
 ]
 
-BEAMS: Final = ("graded", "thrifty", "mixed", "widening", "restarts", "wide-restarts")
+BEAMS: Final = ("thrifty", "graded", "mixed", "widening", "restarts", "wide-restarts")
 """The beams :func:`run_beams` (and so :func:`~spielcenter.solvers.crazy_quilt.solve`) may run;
 the first is :func:`~spielcenter.solvers.crazy_quilt.solve`'s default."""
 
@@ -926,13 +926,14 @@ def graded_beams(position: Position, *, node_budget: int, deadline: float | None
     positions are spent; they share their relaxed checks (of :data:`THRIFTY_CHECK_BUDGET`
     nodes).
 
-    :func:`~spielcenter.solvers.crazy_quilt.solve`'s beams since 2026-12-07 (issue 41, later
-    session). A beam commits to a waste order many cards before any check can prove it dead
-    (docs/winrates-crazy-quilt.md, *Why the beams miss wins the lists hold*); the graded beams
-    rank their best positions by how far the check's best greedy run got with the waste, and
-    win deals the thrifty restarts with the same seeds leave unknown, while missing others
-    those win. In turn, the two kinds together won more of the deals the thrifty beams left
-    unknown at 3 000 000 positions than either alone (measured in
+    Selectable (``beams="graded"``), not the default. A beam commits to a waste order many cards
+    before any check can prove it dead (docs/winrates-crazy-quilt.md, *Why the beams miss wins
+    the lists hold*); the graded beams rank their best positions by how far the check's best
+    greedy run got with the waste, and win deals the thrifty restarts with the same seeds leave
+    unknown, while missing others those win. In turn, the two kinds won 4 of 20 deals the
+    thrifty beams left unknown at 3 000 000 positions, but the graded twins delay the thrifty
+    restarts, and the one-run table showed thrifty wins found late (classic 105, 202, 228) lost
+    for it: no better than the thrifty beams on classic 1–312 (measured in
     docs/winrates-crazy-quilt.md, *Graded beams*)."""
     return _graded_in_turn(position, _graded(), node_budget, deadline, THRIFTY_CHECK_BUDGET)
 
@@ -974,7 +975,7 @@ def _mixed() -> Iterator[BeamPlan]:
 def run_beams(
     name: str, position: Position, *, node_budget: int, deadline: float | None = None
 ) -> Verdict:
-    """The beams named ``name`` (one of :data:`BEAMS`: ``graded``, ``thrifty``,
+    """The beams named ``name`` (one of :data:`BEAMS`: ``thrifty``, ``graded``,
     ``mixed``, ``widening``, ``restarts`` or ``wide-restarts``) run on ``position``."""
     if name == "graded":
         return graded_beams(position, node_budget=node_budget, deadline=deadline)
