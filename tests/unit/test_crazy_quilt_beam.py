@@ -25,6 +25,8 @@ from spielcenter.solvers.crazy_quilt_beam import (
     BACKUPS,
     BEAM_CHECK_BUDGET,
     FINAL_BUDGET,
+    GRADE,
+    GRADE_POOL,
     LAST_BEAMS,
     PLANS,
     SCORES,
@@ -36,6 +38,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     LastPass,
     _Beam,
     _best_of_each_foundation_state_first,
+    _graded,
     _mixed,
     _Node,
     _restarts,
@@ -46,6 +49,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _wide_restarts,
     _widening,
     beam_search,
+    graded_beams,
     last_pass_beam,
     mixed_beams,
     restart_plan,
@@ -477,6 +481,93 @@ def test_the_narrow_restarts_win_with_one_cheap_beam_deals_the_narrow_widening_b
     assert spent >= 300_000
 
 
+def test_after_the_narrow_beams_the_graded_beams_run_each_restart_then_its_graded_twin() -> None:
+    thrifty = list(itertools.islice(_thrifty(), len(PLANS) + 8))
+    graded = list(itertools.islice(_graded(), len(PLANS) + 16))
+    assert GRADE > 0
+    assert graded[: len(PLANS)] == [(plan, 0) for plan in thrifty[: len(PLANS)]]
+    twins = graded[len(PLANS) :]
+    assert twins[0::2] == [(plan, 0) for plan in thrifty[len(PLANS) :]]
+    assert twins[1::2] == [(plan, GRADE) for plan in thrifty[len(PLANS) :]]
+
+
+def test_a_graded_restart_wins_a_deal_its_ungraded_twin_dies_on() -> None:
+    # Classic deal 307, a win the thrifty beams missed at 3 000 000 positions: the first narrow
+    # restart (width 16, diverse, seed 1, the thrifty checks of 2 nodes) dies on it alone (every
+    # kept position dead, every back-up spent: unknown well within its budget, 38 432
+    # positions); the same beam graded, keeping of its 32 best living positions at each step the
+    # 16 whose checks' greedy runs left the fewest cards (one point each), wins it in 32 669.
+    # The line replays to a won game.
+    position = position_of(start_state(307, "classic"))
+    width, weights = restart_plan(1)
+    runs = {
+        grade: beam_search(
+            position,
+            width=width,
+            node_budget=200_000,
+            weights=weights,
+            seed=1,
+            diverse=True,
+            check_budget=THRIFTY_CHECK_BUDGET,
+            grade=grade,
+        )
+        for grade in (0, GRADE)
+    }
+    assert runs[0].result == "unknown" and runs[0].nodes < 100_000  # died, not out of budget
+    assert runs[GRADE].result == "won" and runs[GRADE].nodes <= 40_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(307, runs[GRADE].moves)) is Status.WON
+
+
+def test_a_graded_beam_keeps_the_best_of_its_pool_by_rank_less_the_cards_its_checks_left() -> None:
+    # At every step a graded beam checks the best GRADE_POOL * width positions it gathered (by
+    # rank, living ones only) and keeps the width of them with the highest rank less GRADE
+    # points per card left; the rest of the pool and the unchecked positions are its reserve.
+    # (Classic deal 307's first narrow restart, graded, over its first 12 stock cards.)
+    position = position_of(start_state(307, "classic"))
+    width, weights = restart_plan(1)
+    beam = _Beam(
+        position,
+        width,
+        10**7,
+        None,
+        weights,
+        1,
+        None,
+        True,
+        check_budget=THRIFTY_CHECK_BUDGET,
+        grade=GRADE,
+    )
+    layer = [_start(position, [])]
+    steps = 0
+    for _ in range(12):
+        found, _ = beam.spread(layer)
+        ranked = sorted(found.items(), key=lambda item: -beam.rank(*item))
+        kept, rest = beam.keep_and_rest(found)
+        pool, left = [], {}
+        for _key, node in _best_ranked(ranked, beam):
+            cards = beam.search.relaxed_left(node.stock, node.waste, node.fnd, node.left)
+            if cards >= 0:
+                pool.append(node)
+                left[id(node)] = cards
+            if len(pool) == GRADE_POOL * width:
+                break
+        best = sorted(pool, key=lambda node: -(node.points - GRADE * left[id(node)]))
+        best = _best_of_each_foundation_state_first(best)
+        assert [id(node) for node in kept] == [id(node) for node in best[:width]]
+        assert {id(node) for node in rest} >= {id(node) for node in best[width:]}
+        by_rank = _best_of_each_foundation_state_first(pool)[:width]
+        steps += [id(node) for node in kept] != [id(node) for node in by_rank]
+        layer = [_turned(node) for node in kept if node.stock]
+    assert steps >= 6  # on many steps the grades kept other positions than the rank alone
+
+
+def _best_ranked(ranked: list[tuple[bytes, _Node]], beam: _Beam) -> list[tuple[bytes, _Node]]:
+    """``ranked`` as a diverse beam orders it: the best of each foundation state first."""
+    order = _best_of_each_foundation_state_first([node for _, node in ranked])
+    return [(b"", node) for node in order]
+
+
 @cache
 def a_restart_unrecorded(deal: int, seed: int) -> tuple[_Beam, list[str] | None]:
     """The narrow restart ``seed`` (:func:`restart_plan`, diverse) on classic ``deal``, run as
@@ -603,6 +694,7 @@ def test_the_beams_are_run_by_their_names() -> None:
     position = position_of(start_state(9, "classic"))
     for name, beams in (
         ("thrifty", thrifty_beams),
+        ("graded", graded_beams),
         ("mixed", mixed_beams),
         ("widening", widening_beams),
         ("restarts", shaken_restarts),
@@ -610,7 +702,8 @@ def test_the_beams_are_run_by_their_names() -> None:
     ):
         assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
     with pytest.raises(
-        ValueError, match="no beams 'narrow'; the beams are thrifty, mixed, widening, restarts, "
+        ValueError,
+        match="no beams 'narrow'; the beams are thrifty, graded, mixed, widening, restarts, ",
     ):
         run_beams("narrow", position, node_budget=30_000)
 

@@ -14,7 +14,7 @@ import random
 from spielcenter.games.cards import ACE, KING, Card
 from spielcenter.solvers.codes import encode_card
 from spielcenter.solvers.crazy_quilt_last_pass import relaxed_possible
-from spielcenter.solvers.crazy_quilt_relaxed import clearable
+from spielcenter.solvers.crazy_quilt_relaxed import clearable, clearable_left
 
 RelaxedPosition = tuple[bytes, bytes, bytes, tuple[int, ...]]
 HEARTS, SPADES = 1, 0
@@ -128,3 +128,39 @@ def test_a_card_no_foundation_needs_any_more_is_never_founded() -> None:
 def test_out_of_nodes_it_gives_the_benefit_of_the_doubt() -> None:
     fnd = foundations(S=(4, 5))
     assert clearable(codes("5S", "7S"), b"", fnd, 0, budget=0) == (True, 1)
+
+
+def test_the_graded_check_answers_as_the_check_and_grades_only_what_it_did_not_prove() -> None:
+    # clearable_left is clearable with a grade: the same answer in the same nodes at every
+    # budget (the beams that rank by the grade must prune exactly as the others do), 0 cards
+    # left where it proved the pile clearable, never more cards than the pile, and out of nodes
+    # the cards its best greedy run left, fewer than the whole pile on many questions.
+    graded = {0: 0, "some": 0}
+    for seed in range(60):
+        for waste, stock, _quilt, fnd in relaxed_turnings(seed):
+            for redeals_left in (0, 1):
+                for budget in (0, 1, 2, 100):
+                    answer = clearable(waste, stock, fnd, redeals_left, budget)
+                    clears, nodes, left = clearable_left(waste, stock, fnd, redeals_left, budget)
+                    assert (clears, nodes) == answer
+                    assert 0 <= left <= len(waste) + len(stock)
+                    if clears and 0 < left < len(waste) + len(stock):
+                        graded["some"] += 1  # out of nodes: the benefit of the doubt, graded
+                    elif clears:
+                        graded[0] += 1
+    assert graded[0] >= 100 and graded["some"] >= 20
+
+
+def test_the_grade_counts_the_cards_the_best_greedy_run_left() -> None:
+    # Spades: up at 4, down at 5. 7S can only go up, after the 5S beneath it: with no redeal
+    # the only assignment leaves both cards on the waste (lost, 2 left); with a redeal left it
+    # clears (0 left). Out of nodes before any assignment was run, the grade is the pile's size.
+    fnd = foundations(S=(4, 5))
+    pile = codes("5S", "7S")
+    assert clearable_left(pile, b"", fnd, 0) == (False, 1, 2)
+    assert clearable_left(pile, b"", fnd, 1)[0::2] == (True, 0)
+    assert clearable_left(codes("5S", "7S", "9S"), b"", foundations(S=(2, 5)), 1, budget=0) == (
+        True,
+        1,
+        3,
+    )

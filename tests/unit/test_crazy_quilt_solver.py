@@ -334,6 +334,21 @@ def test_by_default_the_solver_runs_the_thrifty_beams() -> None:
     assert beams_on(14, "mixed", 110_000).result == "unknown"
 
 
+def test_the_solver_may_run_the_graded_beams_in_place_of_its_thrifty_beams() -> None:
+    # Classic deal 307 (tests/unit/test_crazy_quilt_beam.py): with 426 667 positions (the beams'
+    # share 400 000) `solve` with the graded beams wins it with exactly their line (their first
+    # graded restart wins it), while with its default, the thrifty beams, it spends the budget
+    # without a win. The line replays to a won game.
+    verdict = solve(307, "classic", node_budget=426_667, beams="graded")
+    assert 426_667 * BEAM_SHARE // BEAM_PARTS == 400_000
+    assert verdict.result == "won" and verdict.nodes <= 426_667
+    assert verdict.moves == beams_on(307, "graded", 400_000).moves
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(307, verdict.moves)) is Status.WON
+    assert beams_on(307, "thrifty", 400_000).result == "unknown"
+    assert solve(307, "classic", node_budget=426_667).result == "unknown"
+
+
 def test_the_solver_may_run_the_mixed_beams_in_place_of_its_thrifty_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it (366 179
     # positions) in the beams' share of 426 667 positions (400 000), with the mixed beams' own
@@ -374,7 +389,7 @@ def test_a_state_of_another_variant_is_refused() -> None:
 def test_beams_the_solver_does_not_have_are_refused() -> None:
     with pytest.raises(
         ValueError,
-        match=r"no beams 'widest'; the beams are thrifty, mixed, widening, restarts, "
+        match=r"no beams 'widest'; the beams are thrifty, graded, mixed, widening, restarts, "
         r"wide-restarts$",
     ):
         solve(1, "classic", beams="widest")

@@ -87,7 +87,8 @@ def solve(
     ``beams`` names the beams' share of the search: ``thrifty``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.thrifty_beams`, the default: the narrow
     widening beams, then six narrow restarts and a wide one in turn, every relaxed check of 2
-    nodes), ``mixed``
+    nodes), ``graded`` (:func:`~spielcenter.solvers.crazy_quilt_beam.graded_beams`: the thrifty
+    beams, each restart followed by its graded twin), ``mixed``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.mixed_beams`, the default until 2026-12-07:
     the narrow widening beams, then wider ones and wide restarts in turn), ``widening``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default until

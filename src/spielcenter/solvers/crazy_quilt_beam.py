@@ -18,6 +18,8 @@ matter.
    :data:`PLANS`) and keeps the best ``width`` that the relaxed game across the
    remaining redeals can still clear (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable`,
    which proves the others lost; :func:`widening_beams` shares those answers between its beams).
+   A *graded* beam checks twice its width of the best positions and keeps those whose check got
+   furthest with the waste (:data:`GRADE`, :func:`graded_beams`).
 3. Each kept position turns its next stock card, or, with the stock used up, turns the waste
    over; a position that has used its last redeal is handed to the exact search, which decides
    the last pass within :data:`FINAL_BUDGET` positions. Where it gives up, the first
@@ -74,6 +76,8 @@ __all__ = [
     "BEAM_WIDTH",
     "FINAL_BUDGET",
     "FIRST_WIDTH",
+    "GRADE",
+    "GRADE_POOL",
     "LAST_BEAMS",
     "LAST_WIDTH",
     "SCORES",
@@ -84,6 +88,7 @@ __all__ = [
     "THRIFTY_RESTARTS",
     "LastPass",
     "beam_search",
+    "graded_beams",
     "last_pass_beam",
     "mixed_beams",
     "restart_plan",
@@ -92,7 +97,7 @@ __all__ = [
     "widening_beams",
 ]
 
-BEAMS: Final = ("thrifty", "mixed", "widening", "restarts", "wide-restarts")
+BEAMS: Final = ("thrifty", "graded", "mixed", "widening", "restarts", "wide-restarts")
 """The beams :func:`run_beams` (and so :func:`~spielcenter.solvers.crazy_quilt.solve`) may run;
 the first is :func:`~spielcenter.solvers.crazy_quilt.solve`'s default."""
 
@@ -146,6 +151,17 @@ docs/winrates-crazy-quilt.md, *Thrifty beams*)."""
 THRIFTY_RESTARTS: Final = 6
 """How many narrow restarts :func:`thrifty_beams` runs before each of its wide restarts (two
 cycles of :func:`restart_plan`'s widths: 16, 16, 48)."""
+
+GRADE: Final = 1
+"""Points a graded beam (:func:`graded_beams`) takes off a position's rank for each card its
+relaxed check's best greedy run left on the waste
+(:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable_left`): one card stuck weighs as
+much as one card not founded. A graded beam checks :data:`GRADE_POOL` times its width of a
+step's best positions and keeps the best of those by that rank."""
+
+GRADE_POOL: Final = 2
+"""How many times its width a graded beam checks of a step's best positions before it ranks
+them by their grade (:data:`GRADE`)."""
 
 FINAL_BUDGET: Final = 2_000
 """Positions the exact search may use on the last pass of one position the beam hands it."""
@@ -234,6 +250,8 @@ class _Node:
         self.fnd = fnd
         self.left = left
         self.line = line
+        self.points = 0.0
+        """The beam's rank of the position (its score, shaken), once ranked."""
 
     def score(self, weights: Weights) -> int:
         """Progress: the cards founded and the quilt cards gone, weighted by ``weights``."""
@@ -258,8 +276,15 @@ class _Beam:
         diverse: bool = False,
         backups: int = BACKUPS,
         check_budget: int = BEAM_CHECK_BUDGET,
+        grade: int = 0,
+        pool: int = GRADE_POOL,
     ) -> None:
         self.width = width
+        self.grade = grade
+        """Points off a position's rank per card its relaxed check's best greedy run left on the
+        waste (0: the rank alone decides)."""
+        self.pool = pool
+        """How many times its width a graded beam checks of a step's best positions."""
         self.backups = backups
         """How often :meth:`run` may back up (:meth:`back_up`) before it gives up."""
         self.weights = weights
@@ -391,11 +416,15 @@ class _Beam:
         width = width or self.width
         kept: list[_Node] = []
         if isinstance(found, dict):
-            ranked = [node for _, node in sorted(found.items(), key=lambda item: -self.rank(*item))]
+            for key, node in found.items():
+                node.points = self.rank(key, node)
+            ranked = sorted(found.values(), key=lambda node: -node.points)
             if self.diverse:
                 ranked = _best_of_each_foundation_state_first(ranked)
         else:
             ranked = found
+        if self.grade:
+            return self.keep_graded(ranked, width)
         for index, node in enumerate(ranked):
             clears = self.search.relaxed_clears(node.stock, node.waste, node.fnd, node.left)
             self._spend(0)
@@ -406,6 +435,28 @@ class _Beam:
                 self.complete &= index == len(ranked) - 1
                 return kept, ranked[index + 1 :]
         return kept, []
+
+    def keep_graded(self, ranked: list[_Node], width: int) -> tuple[list[_Node], list[_Node]]:
+        """:meth:`keep_and_rest` of a graded beam: of the first ``pool * width`` positions of
+        ``ranked`` the relaxed game does not prove lost, the best ``width`` by their rank less
+        ``grade`` points per card their check's best greedy run left on the waste."""
+        alive: list[tuple[float, _Node]] = []
+        rest: list[_Node] = []
+        for index, node in enumerate(ranked):
+            cards = self.search.relaxed_left(node.stock, node.waste, node.fnd, node.left)
+            self._spend(0)
+            if cards < 0:
+                continue
+            alive.append((node.points - self.grade * cards, node))
+            if len(alive) == self.pool * width:
+                rest = ranked[index + 1 :]
+                break
+        order = [node for _, node in sorted(alive, key=lambda pair: -pair[0])]
+        if self.diverse:
+            order = _best_of_each_foundation_state_first(order)
+        if len(order) > width or rest:
+            self.complete = False
+        return order[:width], order[width:] + rest
 
     def last_pass(self, node: _Node) -> list[str] | None:
         """A winning line from ``node`` (which just used its last redeal), or ``None``.
@@ -594,6 +645,7 @@ def beam_search(
     handed: list[LastPass] | None = None,
     backups: int = BACKUPS,
     check_budget: int = BEAM_CHECK_BUDGET,
+    grade: int = 0,
 ) -> Verdict:
     """Look for a win from ``position`` by the beam (see the module's docstring), ranking
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
@@ -615,7 +667,10 @@ def beam_search(
     often the beam may back up when every kept position died (:data:`BACKUPS`; 0: never, the
     beams before 2026-12-07). ``check_budget``: the assignment nodes of one relaxed check
     (:data:`BEAM_CHECK_BUDGET`; :data:`THRIFTY_CHECK_BUDGET` in :func:`thrifty_beams`); beams
-    sharing ``checks`` must ask them with the same budget.
+    sharing ``checks`` must ask them with the same budget. ``grade``: when positive, the beam
+    checks :data:`GRADE_POOL` times its width of each step's best positions and keeps the best
+    of them by their rank less ``grade`` points per card their check's best greedy run left
+    on the waste (:data:`GRADE`, :func:`graded_beams`; 0: by the rank alone).
     """
     if position.redeals_left == 0:
         return Verdict("unknown", [], 0)
@@ -630,6 +685,7 @@ def beam_search(
         diverse,
         max(backups, 0),
         max(check_budget, 1),
+        max(grade, 0),
     )
     beam.handed = handed
     start = _start(position, [])
@@ -699,6 +755,10 @@ BeamPlan = tuple[int, Weights, int, bool]
 """One beam of a sequence run by :func:`_beams_in_turn`: its width, progress score, seed (0:
 not shaken) and whether it is diverse."""
 
+GradedPlan = tuple[BeamPlan, int]
+"""One beam of a sequence run by :func:`_graded_in_turn`: its plan and its grade (0: ranked by
+its score alone; see :data:`GRADE`)."""
+
 
 def _widening() -> Iterator[BeamPlan]:
     """The beams of :func:`widening_beams`: those of :data:`PLANS` at each width in turn."""
@@ -718,9 +778,26 @@ def _beams_in_turn(
     """Run the beams of ``plans`` one after the other, sharing their relaxed checks (each of
     ``check_budget`` assignment nodes), until one decides (wins, or searches everything),
     ``node_budget`` positions are spent, the deadline passes or the plans run out."""
+    return _graded_in_turn(position, _ungraded(plans), node_budget, deadline, check_budget)
+
+
+def _ungraded(plans: Iterable[BeamPlan]) -> Iterator[GradedPlan]:
+    """``plans``, each beam ungraded (a generator function, as :func:`_restarts` is)."""
+    for plan in plans:
+        yield plan, 0
+
+
+def _graded_in_turn(
+    position: Position,
+    plans: Iterable[GradedPlan],
+    node_budget: int,
+    deadline: float | None,
+    check_budget: int = BEAM_CHECK_BUDGET,
+) -> Verdict:
+    """:func:`_beams_in_turn` with each beam's grade (see :data:`GRADE`; 0: ungraded)."""
     checks: dict[bytes, bool] = {}
     nodes = 0
-    for width, weights, seed, diverse in plans:
+    for (width, weights, seed, diverse), grade in plans:
         if nodes >= node_budget:
             break
         verdict = beam_search(
@@ -733,6 +810,7 @@ def _beams_in_turn(
             checks=checks,
             diverse=diverse,
             check_budget=check_budget,
+            grade=grade,
         )
         nodes += verdict.nodes
         if verdict.result != "unknown" or position.redeals_left == 0:
@@ -860,6 +938,34 @@ def _thrifty() -> Iterator[BeamPlan]:
         yield next(wide)
 
 
+def graded_beams(position: Position, *, node_budget: int, deadline: float | None = None) -> Verdict:
+    """The beams of :func:`thrifty_beams`, each restart followed by its graded twin (the same
+    width, score and seed, ranked by :data:`GRADE`), until one decides or ``node_budget``
+    positions are spent; they share their relaxed checks (of :data:`THRIFTY_CHECK_BUDGET`
+    nodes).
+
+    Selectable (``beams="graded"``), not the default. A beam commits to a waste order many cards
+    before any check can prove it dead (docs/winrates-crazy-quilt.md, *Why the beams miss wins
+    the lists hold*); the graded beams rank their best positions by how far the check's best
+    greedy run got with the waste, and win deals the thrifty restarts with the same seeds leave
+    unknown, while missing others those win. In turn, the two kinds won 4 of 20 deals the
+    thrifty beams left unknown at 3 000 000 positions, but the graded twins delay the thrifty
+    restarts, and the one-run table showed thrifty wins found late (classic 105, 202, 228) lost
+    for it: no better than the thrifty beams on classic 1–312 (measured in
+    docs/winrates-crazy-quilt.md, *Graded beams*)."""
+    return _graded_in_turn(position, _graded(), node_budget, deadline, THRIFTY_CHECK_BUDGET)
+
+
+def _graded() -> Iterator[GradedPlan]:
+    """The beams of :func:`graded_beams` (a generator function, as :func:`_restarts` is)."""
+    thrifty = _thrifty()
+    for _ in PLANS:
+        yield next(thrifty), 0
+    for plan in thrifty:
+        yield plan, 0
+        yield plan, GRADE
+
+
 def mixed_beams(position: Position, *, node_budget: int, deadline: float | None = None) -> Verdict:
     """The beams of :func:`widening_beams` at :data:`FIRST_WIDTH`, then, from the next width on,
     each widening beam followed by a wide restart (:func:`wide_restarts`' beams in their order),
@@ -887,8 +993,10 @@ def _mixed() -> Iterator[BeamPlan]:
 def run_beams(
     name: str, position: Position, *, node_budget: int, deadline: float | None = None
 ) -> Verdict:
-    """The beams named ``name`` (one of :data:`BEAMS`: ``thrifty``,
+    """The beams named ``name`` (one of :data:`BEAMS`: ``thrifty``, ``graded``,
     ``mixed``, ``widening``, ``restarts`` or ``wide-restarts``) run on ``position``."""
+    if name == "graded":
+        return graded_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "thrifty":
         return thrifty_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "mixed":

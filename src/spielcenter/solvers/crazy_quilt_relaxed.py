@@ -39,7 +39,7 @@ from spielcenter.solvers.codes import CODES, code_bit
 if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
     from mypy_extensions import i64
 
-__all__ = ["ASSIGNMENT_BUDGET", "clearable"]
+__all__ = ["ASSIGNMENT_BUDGET", "clearable", "clearable_left"]
 
 ASSIGNMENT_BUDGET: Final = 100
 """Nodes of the assignment search one question may use before it gives the benefit of the
@@ -107,6 +107,9 @@ class _Assignments:
         self.nodes = 0
         self.stuck: list[int] = []
         """The cards the last greedy run left on the waste, the deepest first."""
+        self.least = len(self.cards)
+        """The fewest cards a greedy run of a complete assignment has left on the waste so far
+        (0 once one clears): how far the pile is from clearable, as far as the search saw."""
 
     def forced(self) -> list[int]:
         """The assignment every completion shares: a card only one foundation still needs goes
@@ -186,6 +189,8 @@ class _Assignments:
                 stock, waste, left = waste[::-1], [], left - 1
             else:
                 self.stuck = waste
+                if not optimistic:
+                    self.least = min(self.least, len(waste))
                 return not waste and not stock
 
     def clears(self, assign: list[int], budget: int) -> bool:
@@ -243,3 +248,24 @@ def clearable(
         return question.clears(question.forced(), budget), question.nodes
     except _OutOfNodes:
         return True, question.nodes
+
+
+def clearable_left(
+    waste: bytes,
+    stock: bytes,
+    fnd: Sequence[int],
+    redeals_left: int,
+    budget: int = ASSIGNMENT_BUDGET,
+) -> tuple[bool, int, int]:
+    """:func:`clearable`'s answer and nodes, and how far the pile is from clearable: the fewest
+    cards a greedy run of a complete assignment left on the waste (0 when the answer is a proven
+    yes; the pile's size when no complete assignment was run). A grade, not a proof: out of
+    budget the answer is ``True`` and the cards left are those of the best assignment tried."""
+    question = _Assignments(waste, stock, fnd, redeals_left)
+    if question.homeless:
+        return False, 0, len(question.cards)
+    try:
+        clears = question.clears(question.forced(), budget)
+    except _OutOfNodes:
+        return True, question.nodes, question.least
+    return clears, question.nodes, 0 if clears else question.least

@@ -44,7 +44,7 @@ from spielcenter.solvers.crazy_quilt_position import (
     founded,
     vanish,
 )
-from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable
+from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable, clearable_left
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
 __all__ = ["ASSIGNMENT_WEIGHT", "DEFAULT_NODE_BUDGET", "Search", "decide", "solve_position"]
@@ -80,6 +80,8 @@ class Search:
     """The answers of those checks so far, by redeals left, stock, waste and foundations."""
     check_budget: int = ASSIGNMENT_BUDGET
     """Nodes one of those checks may use (benefit of the doubt after that)."""
+    across_left: dict[bytes, int] = field(default_factory=dict)
+    """The grades of those checks asked by :meth:`relaxed_left` so far, by the same keys."""
     ghosts: int = 0
     """Cells that empty themselves as soon as they are available (:attr:`Position.ghosts`)."""
     split_budget: int = 0
@@ -205,6 +207,25 @@ class Search:
             self.nodes += nodes * ASSIGNMENT_WEIGHT
             self.across_known[key] = known
         return known
+
+    def relaxed_left(self, stock: bytes, waste: bytes, fnd: Fnd, left: int = 1) -> int:
+        """:meth:`relaxed_clears` graded: -1 when the relaxed game is proven lost, otherwise how
+        far the pile is from clearable (the fewest cards a greedy run of the check's assignments
+        left, 0 when it clears; :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable_left`).
+        The answer is :meth:`relaxed_clears`' (it is recorded for it too); the nodes count the
+        same, and a position whose check was already answered lost costs nothing."""
+        key = b"".join((bytes(fnd), bytes((left, len(stock))), stock, waste))
+        grade = self.across_left.get(key)
+        if grade is None:
+            if self.across_known.get(key) is False:
+                grade = -1
+            else:
+                clears, nodes, cards = clearable_left(waste, stock, fnd, left, self.check_budget)
+                self.nodes += nodes * ASSIGNMENT_WEIGHT
+                self.across_known[key] = clears
+                grade = cards if clears else -1
+            self.across_left[key] = grade
+        return grade
 
     def _quilt(self, gone: int) -> bytes:
         """The codes of the cards left in the quilt."""
