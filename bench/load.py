@@ -464,11 +464,17 @@ async def echo_phase(connections: int, args: argparse.Namespace, bar: tqdm[Any])
 
 @contextlib.contextmanager
 def spielcenter(
-    count: int, database: str | None, redis: str, args: argparse.Namespace
+    count: int,
+    database: str | None,
+    redis: str,
+    args: argparse.Namespace,
+    wraps: list[list[str]] | None = None,
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (SQLite in the data folder when ``None``;
     with Redis when more than one); with ``args.tracemalloc`` frames, tracing allocations
-    (server/memwatch.py); with ``args.trace``, timing where entries wait (server/latency.py)."""
+    (server/memwatch.py); with ``args.trace``, timing where entries wait (server/latency.py);
+    with ``wraps``, process ``i`` runs under the command ``wraps[i]`` (bench/server.py's
+    ``--callgrind``)."""
     from tests.reliability.servers import Server, start_together
 
     folder = Path(tempfile.mkdtemp(prefix="spielcenter-load-"))
@@ -490,7 +496,10 @@ def spielcenter(
         env["SPIELCENTER_TRACEMALLOC"] = str(args.tracemalloc)
     if args.trace:
         env["SPIELCENTER_LATENCY_TRACE"] = "1"
-    servers = [Server(env, folder / f"server-{i}.log") for i in range(count)]
+    servers = [
+        Server(env, folder / f"server-{i}.log", wrap=wraps[i] if wraps else None)
+        for i in range(count)
+    ]
     try:
         start_together(servers)
         yield servers

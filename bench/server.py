@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -64,6 +65,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import zlib
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
@@ -530,7 +532,14 @@ class Phase:
     process_cpu_s: list[float] = field(default_factory=list)
     """Each server process's CPU seconds (``--processes``; ``cpu_s`` is their sum)."""
     instructions: int | None = None
-    """The server's instructions in the measured window (``--callgrind``)."""
+    """The server's instructions in the measured window (``--callgrind``; with several
+    processes, their sum)."""
+    backends: dict[str, int] = field(default_factory=dict)
+    """The processes of PostgreSQL and Redis (``--processes N``), by name."""
+    backend_cpu_s: dict[str, float] = field(default_factory=dict)
+    """Their CPU seconds in the window (PostgreSQL's with its backends)."""
+    process_instructions: list[int | None] = field(default_factory=list)
+    """Each server process's instructions (``--callgrind --processes N``)."""
 
     def row(self) -> dict[str, Any]:
         """The row of the results table."""
@@ -556,6 +565,14 @@ class Phase:
         if len(self.process_cpu_s) > 1 and self.seconds:
             row["processes"] = len(self.process_cpu_s)
             row["process_cpu_pct"] = [round(100 * c / self.seconds, 1) for c in self.process_cpu_s]
+        for name, used in self.backend_cpu_s.items():
+            row[f"{name}_cpu_pct"] = round(100 * used / self.seconds, 1) if self.seconds else None
+        if self.backend_cpu_s and trips:
+            # Everything the run asks of the machine's cores per entry: the servers, PostgreSQL,
+            # Redis and the clients (the echo's row has none of the first three).
+            every = self.cpu_s + sum(self.backend_cpu_s.values())
+            every += sum(c.cpu_s for c in self.clients)
+            row["all_cpu_ms_per_entry"] = round(1000 * every / len(trips), 3)
         sizes = [b for c in self.clients for b in c.event_bytes]
         if sizes:
             row["event_bytes"] = round(statistics.mean(sizes))
@@ -568,6 +585,8 @@ class Phase:
         row["bytes"] = bytes_by_kind(self.clients)
         if self.instructions is not None and trips:
             row["instructions_per_entry"] = round(self.instructions / len(trips))
+        if len(self.process_instructions) > 1:
+            row["process_instructions"] = self.process_instructions
         if self.trace is not None:
             row["trace"] = self.trace
         return row
@@ -684,15 +703,21 @@ def py_spy(pid: int, folder: Path, seconds: float, phase: Phase) -> subprocess.P
     )
 
 
-def callgrind_wrap(folder: Path | None, phase: Phase) -> list[str]:
+def callgrind_wrap(folder: Path | None, phase: Phase, process: int | None = None) -> list[str]:
     """The command that runs a server under callgrind, counting nothing until
-    :func:`callgrind_counting` turns it on (``--callgrind``); none without a folder."""
+    :func:`callgrind_counting` turns it on (``--callgrind``); none without a folder. With
+    several server processes, ``process`` numbers their files."""
     if folder is None:
         return []
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"{phase.target.split()[0]}-{phase.players}.out"
-    out = f"--callgrind-out-file={folder.resolve() / name}"
+    out = f"--callgrind-out-file={folder.resolve() / callgrind_name(phase, process)}"
     return ["valgrind", "--tool=callgrind", "--instr-atstart=no", out]
+
+
+def callgrind_name(phase: Phase, process: int | None = None) -> str:
+    """The file of a server's counts: the target, the players, and the process's number."""
+    number = "" if process is None else f"-p{process}"
+    return f"{phase.target.split()[0]}-{phase.players}{number}.out"
 
 
 def callgrind_counting(pid: int, on: bool) -> None:
@@ -701,9 +726,9 @@ def callgrind_counting(pid: int, on: bool) -> None:
     subprocess.run(["callgrind_control", "-i", state, str(pid)], capture_output=True, check=True)
 
 
-def callgrind_total(folder: Path, phase: Phase) -> int | None:
+def callgrind_total(folder: Path, phase: Phase, process: int | None = None) -> int | None:
     """The instructions callgrind counted in a server it ran (its file's ``totals``)."""
-    path = folder / f"{phase.target.split()[0]}-{phase.players}.out"
+    path = folder / callgrind_name(phase, process)
     if not path.exists():
         return None
     for line in path.read_text(errors="replace").splitlines():
@@ -810,17 +835,58 @@ async def bench_processes(args: argparse.Namespace) -> list[dict[str, Any]]:
             with tempfile.TemporaryDirectory() as folder:
                 echoed = await echo_phase(players, folder, args, bar)
             phase = Phase(f"spielcenter (postgresql, {args.processes} processes)", players)
-            with load.spielcenter(args.processes, new_database(), redis, several) as servers:
+            wraps = [callgrind_wrap(args.callgrind, phase, k) for k in range(args.processes)]
+            url = new_database()
+            with load.spielcenter(
+                args.processes, url, redis, several, wraps if args.callgrind else None
+            ) as servers:
                 logins = await load.cruel_logins(servers, players)
                 pids = [s.process.pid for s in servers if s.process is not None]
                 works = [([], share, "easy") for share in _split(logins, args.clients)]
+                # The database's processes only when the cluster is this run's own.
+                backends = {"redis": listening(redis)}
+                if not args.database_url:
+                    backends["postgres"] = listening(url or "")
+                phase.backends = {k: v for k, v in backends.items() if v is not None}
                 await watch_processes(phase, pids, load.client_process, works, args, bar)
                 if args.trace:
                     phase.trace = {"processes": load.traces(servers)}
+            if args.callgrind:
+                counts = [callgrind_total(args.callgrind, phase, k) for k in range(len(wraps))]
+                phase.process_instructions = counts
+                phase.instructions = None if None in counts else sum(c or 0 for c in counts)
             rows += [echoed.row(), phase.row()]
             bar.write(json.dumps({k: v for k, v in rows[-1].items() if k != "trace"}))
     bar.close()
     return rows
+
+
+def listening(url: str) -> int | None:
+    """The process of a private PostgreSQL or Redis (as tests/backends.py starts them) whose
+    port is ``url``'s: its command line names the port (``-p PORT``; redis-server shows
+    ``HOST:PORT`` as its title)."""
+    port = urllib.parse.urlsplit(url).port
+    marks = (f" -p {port} ", f" --port {port} ", f":{port} ")
+    for folder in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            line = (folder / "cmdline").read_bytes().replace(b"\0", b" ").decode() + " "
+            named = Path(line.split(" ")[0]).name.startswith(("postgres", "redis-server"))
+            if named and any(mark in line for mark in marks):
+                return int(folder.name)
+    return None
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and its children (PostgreSQL's backends), those still
+    running."""
+    total = 0.0
+    with contextlib.suppress(OSError):
+        total += cpu_seconds(pid)
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            for child in (task / "children").read_text().split():
+                with contextlib.suppress(OSError):
+                    total += cpu_seconds(int(child))
+    return total
 
 
 async def watch_processes(
@@ -837,12 +903,20 @@ async def watch_processes(
         go = clients.go(args.seconds, warm_up_s=args.warm_up)
         await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
         before, started = [cpu_seconds(p) for p in pids], time.perf_counter()
+        backends = {name: tree_cpu_seconds(pid) for name, pid in phase.backends.items()}
+        for pid in pids if args.callgrind else []:
+            callgrind_counting(pid, True)
         while time.perf_counter() < go.stop:
             await asyncio.sleep(0.5)
             phase.peak_rss_mb = max(phase.peak_rss_mb, *(rss_mb(p) for p in pids))
             phase.loads.append(os.getloadavg()[0])
             bar.update(0.5)
+        for pid in pids if args.callgrind else []:
+            callgrind_counting(pid, False)
         phase.process_cpu_s = [cpu_seconds(p) - b for p, b in zip(pids, before, strict=True)]
+        phase.backend_cpu_s = {
+            name: tree_cpu_seconds(phase.backends[name]) - used for name, used in backends.items()
+        }
         phase.cpu_s, phase.seconds = sum(phase.process_cpu_s), time.perf_counter() - started
         phase.clients = await clients.results()
 
@@ -919,8 +993,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.processes > 1 and args.database != "postgresql":
         parser.error("several processes share one database: add --database postgresql")
-    if args.callgrind and args.processes > 1:
-        parser.error("--callgrind: one server process")
     if args.database_url and (args.database != "postgresql" or len(args.players) > 1):
         parser.error("--database-url: one PostgreSQL database, one --players row")
     rows = asyncio.run(bench(args))
