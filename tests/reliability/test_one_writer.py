@@ -9,16 +9,22 @@ loop, cache and log writer).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from redis import Redis
 
 from ..backends import RedisServer
 from ..server.conftest import new_game
 from ..server.test_websocket import opened, play, send
 
 DEAL = 7
+QUIET_S = 0.5
+"""A game's channels quiet this long: every message of what came before has been heard."""
 
 
 def _two_processes(
@@ -81,3 +87,71 @@ def test_a_move_on_one_process_reaches_the_sockets_on_the_other(
         echoed = here.receive_json()
     assert relayed == event
     assert answer["seq"] == 2 and echoed == answer
+
+
+@contextmanager
+def _game_channels(redis: RedisServer) -> Iterator[Callable[[], list[str]]]:
+    """Listen to every patience game's channel; the function returns the ops heard since it was
+    last called, once the channels have been quiet for a moment."""
+    listener = Redis.from_url(redis.url).pubsub(ignore_subscribe_messages=True)
+    listener.psubscribe("spielcenter:game:*")
+    listener.get_message(timeout=1)  # the subscription's confirmation
+
+    def heard() -> list[str]:
+        ops = []
+        while (message := listener.get_message(timeout=QUIET_S)) is not None:
+            ops.append(json.loads(message["data"])["op"])
+        return ops
+
+    try:
+        yield heard
+    finally:
+        listener.close()
+
+
+def _followers(client: TestClient, game_id: str) -> set[str] | None:
+    followers: set[str] | None = client.app.state.tables.followers.get(game_id)  # type: ignore[attr-defined]
+    return followers
+
+
+def test_an_entry_goes_to_redis_only_while_another_process_follows_the_game(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """docs/deploy.md, section 3: a patience event goes to the other processes holding a socket
+    for the game, and only to them: with one window, no Redis message per entry."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    with _game_channels(redis) as heard, first.websocket_connect("/ws") as here:
+        opened(here, game["id"])
+        play(here, game["id"], ["d"])
+        assert send(here, type="undo", game_id=game["id"])["seq"] == 2
+        alone = heard()  # its hello, nobody answering; neither entry
+        with second.websocket_connect("/ws") as there:
+            state = opened(there, game["id"])  # the entries nobody was told of: from the database
+            [event] = play(here, game["id"], ["d"])
+            relayed = there.receive_json()
+            together = heard()
+        deadline = time.monotonic() + 10
+        while _followers(first, game["id"]) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the second process's bye on its way
+        assert send(here, type="undo", game_id=game["id"])["seq"] == 4
+        alone_again = heard()
+    assert alone == ["hello"]
+    assert state["seq"] == 2 and relayed == event and event["seq"] == 3
+    assert together == ["hello", "game"]
+    assert alone_again == ["bye"]
+
+
+def test_a_process_that_does_not_follow_a_game_publishes_its_entries(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """A process that does not know who follows a game (no socket of its opened it) publishes:
+    the window on the other process hears of the entry."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    with first.websocket_connect("/ws") as here, second.websocket_connect("/ws") as there:
+        opened(here, game["id"])
+        [event] = play(there, game["id"], ["d"])  # never opened there
+        relayed = here.receive_json()
+    assert _followers(second, game["id"]) is None
+    assert relayed == event and event["seq"] == 1

@@ -22,7 +22,14 @@ one-process :class:`~spielcenter.server.registry.TableRegistry`:
 
 - **Patience games** have no owner: any process serves them. Their events also go to the
   processes holding a socket for the game (which drop their cached position), and the database
-  refuses a second writer (``services/games.py``, "One writer").
+  refuses a second writer (``services/games.py``, "One writer"). Only to those: a process
+  whose socket opens a game says ``hello`` on the game's channel and waits for a ``here`` from
+  every other process subscribed to it (each notes it as a follower) before the socket is shown
+  the stored position; a process publishes a game's event only while it knows another process
+  follows the game, or does not know (it never opened the game, or an answer is missing). An
+  entry that was not published was committed before its writer said ``here``, so the newcomer's
+  opening reads it from the database. A player with one window costs no Redis message per entry
+  (docs/performance.md, "Two processes: a patience entry without Redis").
 
 The database is the last guard: a table's entries are keyed by ``(table, seq)``, so even two
 processes that both believed they owned a table could not both write its next entry.
@@ -71,6 +78,10 @@ RETRY_S = 0.2
 """How often a command for a table whose owner died looks whether its lease has run out."""
 OWNER_CHECK_S = 0.5
 """How often a socket waiting for the owner's answer looks whether the owner is still there."""
+HELLO_WAIT_S = 2.0
+"""How long a process opening a patience game waits for the other followers' ``here``; one that
+does not answer in time leaves the game's followers unknown: its events are then always
+published."""
 
 
 class RemoteSocket:
@@ -119,6 +130,14 @@ class ClusteredRegistry(TableRegistry):
         self.channels: set[str] = set()
         self.on_game_event: Callable[[JSON], Awaitable[None]] | None = None
         """Hands a patience event written by another process to this process's sockets."""
+        self.followers: dict[str, set[str]] = {}
+        """Per patience game this process follows (a socket of its opened it), the other
+        processes known to follow it too: its events are published only while there is one."""
+        self.unsure: set[str] = set()
+        """Followed games whose other followers are not all known (an answer to our ``hello``
+        is missing): their events are always published."""
+        self.greetings: dict[str, tuple[set[str], asyncio.Future[None], int]] = {}
+        """Per ``hello`` of ours (by its nonce): who answered, done when all expected have."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
         self.renewer: asyncio.Task[None] | None = None
@@ -442,8 +461,18 @@ class ClusteredRegistry(TableRegistry):
 
     # -- patience games: their events to the sockets of the other processes -----------------------
 
+    def shares(self, game_id: str) -> bool:
+        """Whether a patience event of ``game_id`` must go to Redis: another process follows
+        the game, or this process does not know (it does not follow the game itself, or an
+        answer to its ``hello`` is missing)."""
+        followers = self.followers.get(game_id)
+        return followers is None or bool(followers) or game_id in self.unsure
+
     async def publish_game(self, event: JSON) -> None:
-        """A committed patience event, for the other processes holding a socket for the game."""
+        """A committed patience event, for the other processes holding a socket for the game
+        (none known: nothing is sent)."""
+        if not self.shares(event["game_id"]):
+            return
         message = {"op": "game", "from": self.me, "event": event}
         try:
             await self.bus.publish(Bus.game_channel(event["game_id"]), message)
@@ -451,18 +480,81 @@ class ClusteredRegistry(TableRegistry):
             log.warning("game_event_not_shared", game=event["game_id"])
 
     async def follow_game(self, game_id: str) -> None:
-        """A socket of this process opened the game: hear the other processes' events of it."""
+        """A socket of this process opens the game: hear the other processes' events of it, and
+        have them publish theirs from now on. Returns once every other follower has said
+        ``here`` (or ``HELLO_WAIT_S`` passed): what they did not publish is committed by then,
+        so the socket's opening, which reads the database after this, shows it."""
         channel = Bus.game_channel(game_id)
-        if channel not in self.channels:
-            self.channels.add(channel)
+        if channel in self.channels:
+            return
+        self.channels.add(channel)
+        self.followers[game_id] = set()
+        self.unsure.add(game_id)  # until every other follower is known
+        try:
             await self.bus.subscribe(channel)
+            await self._greet(game_id)
+        except RedisError:  # its events are published (and fail) until Redis is back
+            log.warning("game_not_followed", game=game_id)
+
+    async def _greet(self, game_id: str) -> None:
+        nonce = secrets.token_hex(8)
+        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heard: set[str] = set()
+        hello = {"op": "hello", "from": self.me, "game": game_id, "nonce": nonce}
+        self.greetings[nonce] = (heard, answered, -1)  # how many answer: not known yet
+        others = 0
+        try:
+            # Every process subscribed to the channel gets it, this one too.
+            others = await self.bus.publish_counted(Bus.game_channel(game_id), hello) - 1
+            self.greetings[nonce] = (heard, answered, others)
+            if len(heard) < others:
+                await asyncio.wait_for(answered, HELLO_WAIT_S)
+        except TimeoutError:
+            log.warning("game_followers_unknown", game=game_id, expected=others, heard=len(heard))
+            return  # stays unsure: every event of it is published
+        finally:
+            self.greetings.pop(nonce, None)
+        if game_id in self.followers:  # still followed (the socket may have closed meanwhile)
+            self.unsure.discard(game_id)
+
+    def _heard(self, message: JSON) -> None:
+        """Another follower answered our ``hello``: it follows the game (``here``)."""
+        greeting = self.greetings.get(message["nonce"])
+        followers = self.followers.get(message["game"])
+        if followers is not None:
+            followers.add(message["from"])
+        if greeting is not None:
+            heard, answered, expected = greeting
+            heard.add(message["from"])
+            if 0 <= expected <= len(heard) and not answered.done():
+                answered.set_result(None)
+
+    async def _greeted(self, message: JSON) -> None:
+        """Another process follows a game we follow (``hello``): publish its events from now
+        on, and say so (``here``), so that it knows we follow it too."""
+        followers = self.followers.get(message["game"])
+        if message["from"] == self.me or followers is None:
+            return
+        followers.add(message["from"])  # before the answer: every entry after it is published
+        here = {"op": "here", "from": self.me, "game": message["game"], "nonce": message["nonce"]}
+        self._spawn(self._answer(Bus.process_channel(message["from"]), here))
+
+    async def _answer(self, channel: str, message: JSON) -> None:
+        try:
+            await self.bus.publish(channel, message)
+        except RedisError:  # it waits HELLO_WAIT_S, then publishes every event of the game
+            log.warning("game_hello_unanswered", channel=channel)
 
     async def _unfollow_games(self, connection: Watcher) -> None:
         for game_id in connection.games:
             channel = Bus.game_channel(game_id)
             if channel in self.channels and not self.hub.watchers.get(game_id):
                 self.channels.discard(channel)
+                self.followers.pop(game_id, None)
+                self.unsure.discard(game_id)
                 await self.bus.unsubscribe(channel)
+                bye = {"op": "bye", "from": self.me, "game": game_id}
+                await self.bus.publish(channel, bye)
 
     # -- the bus ----------------------------------------------------------------------------------
 
@@ -487,6 +579,12 @@ class ClusteredRegistry(TableRegistry):
             case "game":
                 if message["from"] != self.me and self.on_game_event is not None:
                     await self.on_game_event(message["event"])
+            case "hello":
+                await self._greeted(message)
+            case "here":
+                self._heard(message)
+            case "bye":
+                self.followers.get(message["game"], set()).discard(message["from"])
             case "moved":
                 for connection in self.following.pop(message["table"], {}).values():
                     self._spawn(self._reopen(message["table"], connection))

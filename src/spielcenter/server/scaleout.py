@@ -143,6 +143,17 @@ class Bus:
         """Send a message to every process subscribed to ``channel``; how many got it."""
         return int(await self.redis.publish(self.prefix + channel, json.dumps(message)))
 
+    async def publish_counted(self, channel: str, message: dict[str, Any]) -> int:
+        """Publish as :meth:`publish` does; how many connections were subscribed to the channel
+        itself at that moment (one transaction: a pattern's subscriber, a monitoring tool's
+        ``PSUBSCRIBE``, is not counted, as :meth:`publish`'s answer would)."""
+        name = self.prefix + channel
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.pubsub_numsub(name)
+            pipe.publish(name, json.dumps(message))
+            [(_, count)], _ = await pipe.execute()
+        return int(count)
+
     async def listeners(self, channel: str) -> int:
         """How many processes are subscribed to ``channel`` now (0: its process is gone)."""
         [(_, count)] = await self.redis.pubsub_numsub(self.prefix + channel)
