@@ -16,6 +16,12 @@ average, and the clients' own CPU. The players are spread over ``--clients``
 processes; a row where one of them used ``SATURATED_PCT`` of a core or more is marked
 ``client_saturated``: its latency is the client's, not the server's.
 
+The players (and the echo's sockets) talk through the benchmark's own lean WebSocket client
+(:class:`LeanSocket`: one frame per message, masked and compressed as a browser sends it, read
+straight off the transport); ``--websockets-client`` gives them websockets' client instead, as
+before 7 Dec 2026. Each answer must be the event of the entry just sent (its ``ref``, the game's
+next ``seq``), or the player stops with an error.
+
 ``--processes N`` runs N server processes on one private PostgreSQL behind a private Redis (as
 bench/load.py starts them) and spreads the players over them; the row gives each process's CPU
 (``process_cpu_pct``; ``server_cpu_pct`` and the CPU per entry are of all of them together).
@@ -53,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import multiprocessing
@@ -85,7 +92,9 @@ from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
 )
 from websockets.frames import CTRL_OPCODES, Frame
+from websockets.speedups import apply_mask
 from websockets.typing import ExtensionParameter
+from websockets.utils import accept_key
 
 from spielcenter.games.base import get_game
 
@@ -294,7 +303,10 @@ def wire_size(payload: int) -> int:
 
 async def connect(url: str, **options: Any) -> Any:
     """A client socket offering permessage-deflate as websockets does by default, whose
-    messages' bytes on the wire :func:`received` reports."""
+    messages' bytes on the wire :func:`received` reports: a :class:`LeanSocket`, or with
+    ``LEAN = False`` websockets' own client."""
+    if LEAN:
+        return await LeanSocket.open(url, options.get("additional_headers", {}))
     return await websockets.connect(
         url, compression=None, extensions=[WireDeflateFactory()], **options
     )
@@ -303,11 +315,211 @@ async def connect(url: str, **options: Any) -> Any:
 async def received(ws: Any) -> tuple[str, int]:
     """The next message of a socket made by :func:`connect`, and the bytes it took on the wire
     (without permessage-deflate agreed: its frame as it is)."""
+    if isinstance(ws, LeanSocket):
+        return await ws.received()
     text = await ws.recv()
     for extension in ws.protocol.extensions:
         if isinstance(extension, WireDeflate) and extension.arrived:
             return text, extension.arrived.popleft()
     return text, wire_size(len(text.encode()))
+
+
+LEAN = not os.environ.get("SPIELCENTER_BENCH_WEBSOCKETS")
+"""The players talk through :class:`LeanSocket`; with ``--websockets-client`` (this variable
+set, for the client processes too) through websockets' own client."""
+TAIL = b"\x00\x00\xff\xff"
+"""RFC 7692 7.2.1: a compressed message ends with an empty stored block, not sent."""
+
+
+class LeanSocket(asyncio.Protocol):
+    """A WebSocket client of the benchmark's own (RFC 6455, with permessage-deflate of RFC 7692
+    offered as websockets offers it: ``client_max_window_bits``, context takeover): a text
+    message is one frame each way, written and read straight on the transport.
+
+    websockets' client cost about 0.2 ms of CPU per round trip of the benchmark (its frames
+    parsed by a generator, its locks, futures and tasks per message): at 2 000 players its
+    client processes took more of the 2-core machine than a server process. This one does what
+    the benchmark needs and no more — and all a browser's socket does to the server: every
+    message it sends is masked and compressed (the server unmasks and decompresses it), it
+    takes what the server compresses and what it leaves as it is (RSV1), answers pings, and
+    tells what each message took on the wire (:func:`wire_size`)."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.handshake: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.messages: deque[tuple[str, int]] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.closed: BaseException | None = None
+        self.compressor: Any = None
+        self.decompressor: Any = None
+        self.reset_compressor = self.reset_decompressor = False
+        self.client_bits = 15
+        self.parts: list[bytes] = []
+        self.compressed = False
+        self.wire = 0
+
+    @classmethod
+    async def open(cls, url: str, headers: dict[str, str]) -> LeanSocket:
+        """Connect and shake hands (``ws://host:port/path``)."""
+        parts = urllib.parse.urlsplit(url)
+        loop = asyncio.get_running_loop()
+        _, socket = await loop.create_connection(cls, parts.hostname, parts.port)
+        key = base64.b64encode(os.urandom(16))
+        lines = [
+            f"GET {parts.path or '/'} HTTP/1.1",
+            f"Host: {parts.hostname}:{parts.port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key.decode()}",
+            "Sec-WebSocket-Version: 13",
+            "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits",
+            *(f"{name}: {value}" for name, value in headers.items()),
+        ]
+        assert socket.transport is not None
+        socket.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        head = await asyncio.wait_for(socket.handshake, 60)
+        socket.agree(head, key)
+        return socket
+
+    def agree(self, head: bytes, key: bytes) -> None:
+        """Check the server's answer to the handshake; take the deflate it agreed to."""
+        status, *fields = head.decode("latin-1").split("\r\n")
+        if status.split(" ")[1:2] != ["101"]:
+            raise ConnectionError(f"handshake refused: {status}")
+        pairs = (field.partition(":") for field in fields)
+        answer = {name.strip().lower(): value.strip() for name, _, value in pairs}
+        if answer.get("sec-websocket-accept") != accept_key(key.decode()):
+            raise ConnectionError("the server's Sec-WebSocket-Accept is wrong")
+        deflate = answer.get("sec-websocket-extensions", "")
+        if deflate.startswith("permessage-deflate"):
+            split = (param.partition("=") for param in deflate.split(";"))
+            params = {name.strip(): value.strip() for name, _, value in split}
+            self.client_bits = int(params.get("client_max_window_bits") or 15)
+            self.reset_compressor = "client_no_context_takeover" in params
+            self.reset_decompressor = "server_no_context_takeover" in params
+            self.compressor = self._new_compressor()
+            self.decompressor = zlib.decompressobj(wbits=-15)
+
+    def _new_compressor(self) -> Any:
+        # websockets' client's settings (WireDeflateFactory): memLevel 5.
+        return zlib.compressobj(wbits=-self.client_bits, memLevel=5)
+
+    # -- asyncio.Protocol ----------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.handshake.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            self.handshake.set_result(bytes(self.buffer[:end]))
+            del self.buffer[: end + 4]
+        self._frames()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = exc or ConnectionError("the socket closed")
+        if not self.handshake.done():
+            self.handshake.set_exception(self.closed)
+        self._wake()
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def _frames(self) -> None:
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            first, length = buffer[0], buffer[1] & 0x7F
+            start = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, start = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < start + length:
+                return
+            payload = bytes(buffer[start : start + length])
+            del buffer[: start + length]
+            self._frame(first, payload)
+
+    def _frame(self, first: int, payload: bytes) -> None:
+        opcode = first & 0x0F
+        if opcode >= 0x8:  # control: close, ping, pong
+            if opcode == 0x9:
+                self._write(0xA, payload, compress=False)
+            elif opcode == 0x8:
+                self.closed = ConnectionError("the server closed the socket")
+                self._wake()
+            return
+        if opcode != 0x0:  # the first frame of a message says whether it is compressed
+            self.compressed, self.parts, self.wire = bool(first & 0x40), [], 0
+        self.parts.append(payload)
+        self.wire += wire_size(len(payload))
+        if not first & 0x80:
+            return
+        data = b"".join(self.parts)
+        if self.compressed:
+            data = self.decompressor.decompress(data + TAIL)
+            if self.reset_decompressor:
+                self.decompressor = zlib.decompressobj(wbits=-15)
+        self.messages.append((data.decode(), self.wire))
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def _write(self, opcode: int, data: bytes, compress: bool) -> None:
+        first = 0x80 | opcode
+        if compress and self.compressor is not None:
+            data = self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+            data, first = data[:-4], first | 0x40
+            if self.reset_compressor:
+                self.compressor = self._new_compressor()
+        length = len(data)
+        if length < 126:
+            head = bytes((first, 0x80 | length))
+        elif length < 1 << 16:
+            head = bytes((first, 0x80 | 126)) + length.to_bytes(2, "big")
+        else:
+            head = bytes((first, 0x80 | 127)) + length.to_bytes(8, "big")
+        mask = os.urandom(4)  # a client masks every frame (RFC 6455 5.3)
+        assert self.transport is not None
+        self.transport.write(head + mask + apply_mask(data, mask))
+
+    # -- the socket's side for the players ---------------------------------------------------
+
+    async def send(self, text: str) -> None:
+        """Send one text message (compressed when deflate was agreed, as a browser does)."""
+        if self.closed is not None:
+            raise self.closed
+        self._write(0x1, text.encode(), compress=True)
+
+    async def received(self) -> tuple[str, int]:
+        """The next message and the bytes it took on the wire."""
+        while not self.messages:
+            if self.closed is not None:
+                raise self.closed
+            self.waiter = asyncio.get_running_loop().create_future()
+            await self.waiter
+        return self.messages.popleft()
+
+    async def recv(self) -> str:
+        """The next message."""
+        return (await self.received())[0]
+
+    async def close(self) -> None:
+        """Say goodbye (close code 1000) and close the connection."""
+        if self.transport is not None and not self.transport.is_closing():
+            if self.closed is None:
+                self._write(0x8, (1000).to_bytes(2, "big"), compress=False)
+            self.transport.close()
 
 
 @dataclass
@@ -426,6 +638,7 @@ class _Player:
         self.changes = changes
         self.ws: Any = None
         self.view: dict[str, Any] = {}
+        self.seq = 0
         self.deflated = Deflated()
 
     async def connect(self, result: ClientResult) -> None:
@@ -440,26 +653,37 @@ class _Player:
         count_bytes(result, text, wire)
         result.state_bytes.append(len(text.encode()))
         self.deflated.size(text)
-        self.view = json.loads(text)["view"]
+        state = json.loads(text)
+        self.view, self.seq = state["view"], state["seq"]
 
     async def play(self, go: Go, start_at: float, result: ClientResult) -> None:
         await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
         undo_next, number = False, 0
+        tail = f',"game_id":"{self.game_id}"}}'  # the same in every message of this player
         while time.perf_counter() < go.stop:
             number += 1
-            message: dict[str, Any] = {"type": "undo" if undo_next else "move", "id": number}
-            if not undo_next:
-                message["move"] = self.view["legal"][0]
+            if undo_next:
+                text = f'{{"type":"undo","id":{number}{tail}'
+            else:
+                move = json.dumps(self.view["legal"][0])
+                text = f'{{"type":"move","id":{number},"move":{move}{tail}'
             sent = time.perf_counter()
-            await self.ws.send(json.dumps({**message, "game_id": self.game_id}))
+            await self.ws.send(text)
             text, wire = await received(self.ws)
             took_ms = (time.perf_counter() - sent) * 1000
             reply = json.loads(text)
             measured = go.measure_from <= sent < go.stop
             if measured:
                 count_bytes(result, text, wire, reply.get("type"))
+            # Only the answer to this very entry counts: its ref, and the game's next seq.
+            if reply.get("type") == "event" and (reply.get("ref"), reply["seq"]) != (
+                number,
+                self.seq + 1,
+            ):
+                raise RuntimeError(f"not the answer to entry {number} at seq {self.seq}: {text}")
             if reply.get("type") == "event":
                 self.view, undo_next = apply_event(self.view, reply), not undo_next
+                self.seq += 1
                 if measured:
                     _count(result, sent, took_ms)
                     result.event_bytes.append(len(text.encode()))
@@ -491,7 +715,8 @@ class _EchoPlayer:
         self.ws: Any = None
 
     async def connect(self, _result: ClientResult) -> None:
-        self.ws = await websockets.connect(self.url, max_queue=None, open_timeout=60)
+        # The players' own client: the echo's row is the limit of this machine and this client.
+        self.ws = await connect(self.url, max_queue=None, open_timeout=60)
 
     async def play(self, go: Go, start_at: float, result: ClientResult) -> None:
         await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
@@ -989,8 +1214,17 @@ def main() -> None:
         help="run each server under valgrind's callgrind, counting the measured window only:"
         " instructions per entry (few players: it runs some 50 times slower)",
     )
+    parser.add_argument(
+        "--websockets-client",
+        action="store_true",
+        help="the players use websockets' client instead of the benchmark's lean one",
+    )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
+    if args.websockets_client:  # the client processes are spawned: they read it at import
+        os.environ["SPIELCENTER_BENCH_WEBSOCKETS"] = "1"
+        global LEAN
+        LEAN = False
     if args.processes > 1 and args.database != "postgresql":
         parser.error("several processes share one database: add --database postgresql")
     if args.database_url and (args.database != "postgresql" or len(args.players) > 1):
