@@ -100,6 +100,7 @@ from bench.server import (  # noqa: E402
     py_spy,
     received,
     rss_mb,
+    run_client,
     start_echo,
     wait_until_up,
 )
@@ -188,7 +189,7 @@ def client_process(
 ) -> None:
     """A client process: ``persons`` (``(owner URL, socket port)``: one at a table each) and
     ``players`` (``(port, cookie, game id)``: patience players, as bench/server.py's)."""
-    asyncio.run(_client(pipe, persons, players, bots))
+    run_client(_client(pipe, persons, players, bots))
 
 
 async def _client(
