@@ -155,3 +155,23 @@ def test_a_process_that_does_not_follow_a_game_publishes_its_entries(
         relayed = here.receive_json()
     assert _followers(second, game["id"]) is None
     assert relayed == event and event["seq"] == 1
+
+
+def test_a_follower_that_died_is_forgotten_at_the_next_sweep(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """A process that dies says no ``bye``: the sweep drops a follower whose process channel
+    nobody listens on any more (its games' events are not published for it for ever), and
+    keeps a living one."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    dead = "0123456789abcdef"  # a process id nobody listens for
+    with first.websocket_connect("/ws") as here, second.websocket_connect("/ws") as there:
+        opened(here, game["id"])
+        opened(there, game["id"])
+        followers = _followers(first, game["id"])
+        assert followers is not None
+        followers.add(dead)
+        first.portal.call(first.app.state.tables.sweep)  # type: ignore[attr-defined,union-attr]
+        after = set(followers)
+    assert after == {second.app.state.tables.me}  # type: ignore[attr-defined]

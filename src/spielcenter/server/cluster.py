@@ -253,6 +253,15 @@ class ClusteredRegistry(TableRegistry):
                 await self.get(table_id)
             except ServiceError as exc:  # it ended or was cancelled meanwhile
                 log.info("takeover_skipped", table=table_id, why=exc.code)
+        await self._forget_gone_followers()
+
+    async def _forget_gone_followers(self) -> None:
+        """A follower of a patience game that died said no ``bye``: once nobody listens on its
+        channel, its games' events are no longer published for it."""
+        for process in set().union(*self.followers.values()):
+            if await self.bus.listeners(Bus.process_channel(process)) == 0:
+                for followers in self.followers.values():
+                    followers.discard(process)
 
     async def _sweep_forever(self) -> None:
         while True:
