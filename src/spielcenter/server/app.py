@@ -68,8 +68,12 @@ def _registry(
     from redis.asyncio import BlockingConnectionPool, Redis
 
     # Every publish borrows a connection: under load they wait for one instead of failing.
+    # RESP2: redis-py's RESP3 parser writes every pub/sub message into a debug line (``str`` of
+    # its bytes, whether the line is logged or not), 2.5 % of a process's instructions when
+    # each patience entry went through Redis (docs/performance.md, "Two processes: a patience
+    # entry without Redis"); nothing here needs RESP3.
     pool = BlockingConnectionPool.from_url(
-        settings.REDIS_URL, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
+        settings.REDIS_URL, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S, protocol=2
     )
     redis = Redis.from_pool(pool)
     return ClusteredRegistry(services, hub, redis, settings.REDIS_LEASE_MS, delays=delays)
