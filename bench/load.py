@@ -527,7 +527,8 @@ def backends(args: argparse.Namespace) -> Iterator[tuple[Callable[[], str | None
         if args.database_url:
             new_database = lambda: args.database_url  # noqa: E731
         elif args.database == "postgresql":
-            new_database = stack.enter_context(postgres_cluster()).new_database
+            durable = getattr(args, "durable", False)  # bench/server.py's: as an operator runs it
+            new_database = stack.enter_context(postgres_cluster(durable)).new_database
         redis = stack.enter_context(redis_server()).url if max(args.processes) > 1 else ""
         yield new_database, redis
 

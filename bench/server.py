@@ -23,8 +23,12 @@ before 7 Dec 2026. Each answer must be the event of the entry just sent (its ``r
 next ``seq``), or the player stops with an error.
 
 ``--processes N`` runs N server processes on one private PostgreSQL behind a private Redis (as
-bench/load.py starts them) and spreads the players over them; the row gives each process's CPU
-(``process_cpu_pct``; ``server_cpu_pct`` and the CPU per entry are of all of them together).
+bench/load.py starts them; the cluster flushes every commit to the disk, as the one-process
+rows' does) and spreads the players over them; the row gives each process's CPU
+(``process_cpu_pct``; ``server_cpu_pct`` and the CPU per entry are of all of them together),
+PostgreSQL's (with its backends) and Redis's (``postgres_cpu_pct``, ``redis_cpu_pct``), and
+``all_cpu_ms_per_entry``: the servers', PostgreSQL's, Redis's and the clients' CPU per entry,
+what the run asks of the machine's cores.
 
 ``--database-url URL`` runs on a database of a PostgreSQL that already runs (a fresh one: the
 tests' smoke run passes one of its session cluster's) instead of starting a private cluster.
@@ -1061,6 +1065,7 @@ async def bench_processes(args: argparse.Namespace) -> list[dict[str, Any]]:
         processes=[args.processes],
         trace=args.trace,
         tracemalloc=0,
+        durable=True,  # every commit flushed to the disk, as the one-process rows' cluster
     )
     with load.backends(several) as (new_database, redis):
         for players in args.players:
