@@ -9,10 +9,12 @@ loop, cache and log writer).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -25,6 +27,8 @@ from ..server.test_websocket import opened, play, send
 DEAL = 7
 QUIET_S = 0.5
 """A game's channels quiet this long: every message of what came before has been heard."""
+HELLO_LAG_S = 1.0
+"""How long the first process takes to hear a ``hello`` in the test of two opening windows."""
 
 
 def _two_processes(
@@ -175,3 +179,32 @@ def test_a_follower_that_died_is_forgotten_at_the_next_sweep(
         first.portal.call(first.app.state.tables.sweep)  # type: ignore[attr-defined,union-attr]
         after = set(followers)
     assert after == {second.app.state.tables.me}  # type: ignore[attr-defined]
+
+
+def test_a_second_socket_opening_the_game_meanwhile_waits_for_the_same_answers(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """Two windows of the second process open the game at once while the first process, slow
+    to hear the ``hello``, commits an entry it does not publish: both are shown it, since each
+    socket's position is read only once every other follower has answered."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    registry = first.app.state.tables  # type: ignore[attr-defined]
+    greeted = registry._greeted
+
+    async def slowly(message: dict[str, Any]) -> None:
+        await asyncio.sleep(HELLO_LAG_S)
+        await greeted(message)
+
+    with first.websocket_connect("/ws") as here:
+        opened(here, game["id"])
+        registry._greeted = slowly
+        with second.websocket_connect("/ws") as one, second.websocket_connect("/ws") as other:
+            for socket in (one, other):
+                socket.send_json({"type": "open", "game_id": game["id"]})
+            time.sleep(HELLO_LAG_S / 4)
+            [event] = play(here, game["id"], ["d"])  # nobody known to follow it: not published
+            states = [one.receive_json(), other.receive_json()]
+    assert event["seq"] == 1
+    assert [state["seq"] for state in states] == [1, 1]
+    assert all(state["view"] == event["view"] for state in states)

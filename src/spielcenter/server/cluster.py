@@ -138,6 +138,9 @@ class ClusteredRegistry(TableRegistry):
         is missing): their events are always published."""
         self.greetings: dict[str, tuple[set[str], asyncio.Future[None], int]] = {}
         """Per ``hello`` of ours (by its nonce): who answered, done when all expected have."""
+        self.joins: dict[str, asyncio.Future[None]] = {}
+        """Per followed game, its subscription and ``hello`` (every socket opening it waits
+        until they are done)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
         self.renewer: asyncio.Task[None] | None = None
@@ -493,9 +496,13 @@ class ClusteredRegistry(TableRegistry):
         have them publish theirs from now on. Returns once every other follower has said
         ``here`` (or ``HELLO_WAIT_S`` passed): what they did not publish is committed by then,
         so the socket's opening, which reads the database after this, shows it."""
+        joining = self.joins.get(game_id)
+        if joining is None:  # the first socket here: the others of it wait for the same answers
+            joining = self.joins[game_id] = asyncio.ensure_future(self._join(game_id))
+        await asyncio.shield(joining)
+
+    async def _join(self, game_id: str) -> None:
         channel = Bus.game_channel(game_id)
-        if channel in self.channels:
-            return
         self.channels.add(channel)
         self.followers[game_id] = set()
         self.unsure.add(game_id)  # until every other follower is known
@@ -561,6 +568,7 @@ class ClusteredRegistry(TableRegistry):
                 self.channels.discard(channel)
                 self.followers.pop(game_id, None)
                 self.unsure.discard(game_id)
+                self.joins.pop(game_id, None)
                 await self.bus.unsubscribe(channel)
                 bye = {"op": "bye", "from": self.me, "game": game_id}
                 await self.bus.publish(channel, bye)
