@@ -10,6 +10,7 @@ import gc
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
@@ -92,8 +93,19 @@ def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> No
         games.forget(event["game_id"])
         await hub.publish(event, None)
 
+    async def resync(game_id: str) -> None:  # REVIEW prototype
+        games.forget(game_id)
+        for watcher in list(hub.watchers.get(game_id, ())):
+
+            async def deliver(messages: list[JSON], watcher: Any = watcher) -> None:
+                for message in messages:
+                    await watcher.send(message)
+
+            await games.catch_up(watcher.login.account_id, game_id, None, deliver)
+
     games.publish = publish
     cluster.on_game_event = written_elsewhere
+    cluster.on_game_resync = resync
 
 
 def _latency_trace(
