@@ -10,7 +10,6 @@ import gc
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
@@ -33,7 +32,7 @@ from spielcenter.web.assets import load_assets
 from .cluster import ClusteredRegistry
 from .deps import Platform
 from .errors import install_error_handlers
-from .hub import Hub
+from .hub import Hub, Watcher
 from .latency import LatencyTrace
 from .logging import AccessLog, configure_logging, log
 from .memwatch import MemoryWatch
@@ -93,11 +92,12 @@ def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> No
         games.forget(event["game_id"])
         await hub.publish(event, None)
 
-    async def resync(game_id: str) -> None:  # REVIEW prototype
+    async def resync(game_id: str) -> None:
+        # Each socket on the game is shown its stored position (cluster.py, ``_resync``).
         games.forget(game_id)
         for watcher in list(hub.watchers.get(game_id, ())):
 
-            async def deliver(messages: list[JSON], watcher: Any = watcher) -> None:
+            async def deliver(messages: list[JSON], watcher: Watcher = watcher) -> None:
                 for message in messages:
                     await watcher.send(message)
 

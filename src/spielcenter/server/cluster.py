@@ -29,7 +29,13 @@ one-process :class:`~spielcenter.server.registry.TableRegistry`:
   follows the game, or does not know (it never opened the game, or an answer is missing). An
   entry that was not published was committed before its writer said ``here``, so the newcomer's
   opening reads it from the database. A player with one window costs no Redis message per entry
-  (docs/performance.md, "Two processes: a patience entry without Redis").
+  (docs/performance.md, "Two processes: a patience entry without Redis"). Where that can fail,
+  the windows are shown the stored position again: an answer arriving after ``HELLO_WAIT_S``;
+  a second ``hello`` of the same follow (the sweep greets again where more processes listen
+  on a game's channel than are known, or an answer is missing); the bus reader having lost
+  Redis. A socket counts as following from before its ``hello``; a follow ends when no socket
+  of the process has the game, with a ``bye`` naming the follow (a late one does not end the
+  next); a follower is forgotten after nobody listened on its channel at two sweeps.
 
 The database is the last guard: a table's entries are keyed by ``(table, seq)``, so even two
 processes that both believed they owned a table could not both write its next entry.
@@ -38,10 +44,11 @@ processes that both believed they owned a table could not both write its next en
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
@@ -82,6 +89,18 @@ HELLO_WAIT_S = 2.0
 """How long a process opening a patience game waits for the other followers' ``here``; one that
 does not answer in time leaves the game's followers unknown: its events are then always
 published."""
+
+
+@dataclass
+class Greeting:
+    """A ``hello`` of ours, until every process subscribed to the game's channel answered."""
+
+    game_id: str
+    answered: asyncio.Future[None]
+    heard: set[str] = field(default_factory=set)
+    """The processes that answered, and this one once its own ``hello`` came back to it."""
+    listening: int | None = None
+    """How many processes were subscribed to the channel when it went out (this one too)."""
 
 
 class RemoteSocket:
@@ -131,17 +150,26 @@ class ClusteredRegistry(TableRegistry):
         self.on_game_event: Callable[[JSON], Awaitable[None]] | None = None
         """Hands a patience event written by another process to this process's sockets."""
         self.on_game_resync: Callable[[str], Awaitable[None]] | None = None
-        self.followers: dict[str, set[str]] = {}
-        """Per patience game this process follows (a socket of its opened it), the other
-        processes known to follow it too: its events are published only while there is one."""
+        """Shows this process's sockets on a patience game its stored position again (another
+        process may not have published some of its events)."""
+        self.follows: dict[str, str] = {}
+        """Per patience game this process follows (a socket of its opened it), the id of the
+        follow: its ``hello``, ``here`` and ``bye`` carry it."""
+        self.followers: dict[str, dict[str, str]] = {}
+        """Per followed game, the other processes known to follow it too (with their follow's
+        id): its events are published only while there is one."""
         self.unsure: set[str] = set()
         """Followed games whose other followers are not all known (an answer to our ``hello``
-        is missing): their events are always published."""
-        self.greetings: dict[str, tuple[set[str], asyncio.Future[None], int]] = {}
-        """Per ``hello`` of ours (by its nonce): who answered, done when all expected have."""
+        is missing): their events are always published, and the sweep greets again."""
+        self.greetings: dict[str, Greeting] = {}
+        """Our ``hello``s waiting for answers, by nonce."""
         self.joins: dict[str, asyncio.Future[None]] = {}
         """Per followed game, its subscription and ``hello`` (every socket opening it waits
         until they are done)."""
+        self.silent: set[str] = set()
+        """Followers on whose process channel nobody listened at the last sweep."""
+        self.gaps = 0
+        """The bus reader's failures handled so far (``Bus.gaps``)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
         self.renewer: asyncio.Task[None] | None = None
@@ -257,24 +285,38 @@ class ClusteredRegistry(TableRegistry):
                 await self.get(table_id)
             except ServiceError as exc:  # it ended or was cancelled meanwhile
                 log.info("takeover_skipped", table=table_id, why=exc.code)
-        await self._forget_gone_followers()
+        await self._check_followers()
 
-    async def _forget_gone_followers(self) -> None:
-        """A follower of a patience game that died said no ``bye``: once nobody listens on its
-        channel, its games' events are no longer published for it."""
-        for process in set().union(*self.followers.values()):
-            if await self.bus.listeners(Bus.process_channel(process)) == 0:
-                for followers in self.followers.values():
-                    followers.discard(process)
-        # REVIEW prototype: a follower we do not know of (its hello lost, or forgotten while
-        # its subscription blinked): more processes listen on the channel than we know.
-        for game_id, followers in list(self.followers.items()):
-            joining = self.joins.get(game_id)
-            if joining is None or not joining.done() or game_id in self.unsure:
-                continue
-            if await self.bus.listeners(Bus.game_channel(game_id)) - 1 > len(followers):
+    async def _check_followers(self) -> None:
+        """Keep the followers of the patience games this process follows true:
+
+        - a follower that died said no ``bye``: once nobody listened on its process channel at
+          two sweeps in a row, its games' events are no longer published for it (a living
+          process is away for a moment while its pub/sub connection reconnects);
+        - greet again where an answer is missing, where more processes listen on a game's
+          channel than are known (a ``hello`` lost, a follower forgotten), and on every game
+          after this process's own subscriptions were away (``Bus.gaps``).
+        """
+        processes = sorted(set[str]().union(*self.followers.values()))
+        counts = await self.bus.listeners_of([Bus.process_channel(p) for p in processes])
+        silent = {p for p, count in zip(processes, counts, strict=True) if count == 0}
+        for known in self.followers.values():
+            for process in silent & self.silent:
+                known.pop(process, None)
+        self.silent = silent
+        games = [g for g, joining in self.joins.items() if joining.done() and not self._greeting(g)]
+        counts = await self.bus.listeners_of([Bus.game_channel(g) for g in games])
+        gap, self.gaps = self.bus.gaps != self.gaps, self.bus.gaps
+        for game_id, count in zip(games, counts, strict=True):
+            if gap:  # events of it may have gone by while nobody listened here
+                self._spawn(self._resync(game_id))
+            followers = self.followers.get(game_id)
+            if followers is not None and (game_id in self.unsure or count > len(followers) + 1):
                 self.unsure.add(game_id)
                 self._spawn(self._greet(game_id))
+
+    def _greeting(self, game_id: str) -> bool:
+        return any(greeting.game_id == game_id for greeting in self.greetings.values())
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -505,69 +547,102 @@ class ClusteredRegistry(TableRegistry):
         """A socket of this process opens the game: hear the other processes' events of it, and
         have them publish theirs from now on. Returns once every other follower has said
         ``here`` (or ``HELLO_WAIT_S`` passed): what they did not publish is committed by then,
-        so the socket's opening, which reads the database after this, shows it."""
+        so the socket's opening, which reads the database after this, shows it. The socket
+        counts as following from before the call (its ``games`` hold the game): a socket of
+        the game closing meanwhile does not end the follow."""
         joining = self.joins.get(game_id)
         if joining is None:  # the first socket here: the others of it wait for the same answers
             joining = self.joins[game_id] = asyncio.ensure_future(self._join(game_id))
-        await asyncio.shield(joining)
+        try:
+            await asyncio.shield(joining)
+        except RedisError:  # published (and not heard) until a socket opens it with Redis back
+            log.warning("game_not_followed", game=game_id)
 
     async def _join(self, game_id: str) -> None:
         channel = Bus.game_channel(game_id)
+        self.follows[game_id] = secrets.token_hex(8)
         self.channels.add(channel)
-        self.followers[game_id] = set()
+        self.followers[game_id] = {}
         self.unsure.add(game_id)  # until every other follower is known
         try:
             await self.bus.subscribe(channel)
             await self._greet(game_id)
-        except RedisError:  # its events are published (and fail) until Redis is back
-            log.warning("game_not_followed", game=game_id)
+        except BaseException:  # not followed: the next socket opening it tries again
+            self._end_follow(game_id)
+            with contextlib.suppress(RedisError):
+                await self.bus.unsubscribe(channel)
+            raise
 
     async def _greet(self, game_id: str) -> None:
-        nonce = secrets.token_hex(8)
-        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heard: set[str] = set()
-        hello = {"op": "hello", "from": self.me, "game": game_id, "nonce": nonce}
-        self.greetings[nonce] = (heard, answered, -1)  # how many answer: not known yet
-        others = 0
+        """Say ``hello`` on the game's channel; return once every process subscribed to it
+        has answered and our own ``hello`` came back (so our subscription was counted), or
+        ``HELLO_WAIT_S`` passed: then the game stays unsure, its events published."""
+        nonce, follow = secrets.token_hex(8), self.follows[game_id]
+        greeting = Greeting(game_id, asyncio.get_running_loop().create_future())
+        self.greetings[nonce] = greeting
+        hello = {"op": "hello", "from": self.me, "game": game_id, "nonce": nonce, "follow": follow}
         try:
-            # Every process subscribed to the channel gets it, this one too.
-            others = await self.bus.publish_counted(Bus.game_channel(game_id), hello) - 1
-            self.greetings[nonce] = (heard, answered, others)
-            if len(heard) < others:
-                await asyncio.wait_for(answered, HELLO_WAIT_S)
+            greeting.listening = await self.bus.publish_counted(Bus.game_channel(game_id), hello)
+            self._hear(nonce, None)
+            await asyncio.wait_for(greeting.answered, HELLO_WAIT_S)
         except TimeoutError:
-            log.warning("game_followers_unknown", game=game_id, expected=others, heard=len(heard))
-            return  # stays unsure: every event of it is published
+            listening, heard = greeting.listening, len(greeting.heard)
+            log.warning("game_followers_unknown", game=game_id, listening=listening, heard=heard)
+            return
         finally:
             self.greetings.pop(nonce, None)
-        if game_id in self.followers:  # still followed (the socket may have closed meanwhile)
+        if self.follows.get(game_id) == follow:  # still this follow (its sockets may be gone)
             self.unsure.discard(game_id)
 
-    def _heard(self, message: JSON) -> None:
-        """Another follower answered our ``hello``: it follows the game (``here``)."""
-        greeting = self.greetings.get(message["nonce"])
-        followers = self.followers.get(message["game"])
-        if followers is not None:
-            followers.add(message["from"])
-        if greeting is None and followers is not None and self.on_game_resync is not None:
-            # REVIEW: a late answer: what it did not publish before it heard us is committed
-            # now; the windows that were shown the position before it get it again.
-            self._spawn(self.on_game_resync(message["game"]))
-        if greeting is not None:
-            heard, answered, expected = greeting
-            heard.add(message["from"])
-            if 0 <= expected <= len(heard) and not answered.done():
-                answered.set_result(None)
+    def _hear(self, nonce: str, process: str | None) -> bool:
+        """Note who answered our ``hello`` ``nonce`` (``None``: nobody new); False if no
+        greeting waits for it any more."""
+        greeting = self.greetings.get(nonce)
+        if greeting is None:
+            return False
+        if process is not None:
+            greeting.heard.add(process)
+        listening = greeting.listening
+        everybody = listening is not None and len(greeting.heard) >= listening
+        if everybody and self.me in greeting.heard and not greeting.answered.done():
+            greeting.answered.set_result(None)
+        return True
 
     async def _greeted(self, message: JSON) -> None:
-        """Another process follows a game we follow (``hello``): publish its events from now
-        on, and say so (``here``), so that it knows we follow it too."""
-        followers = self.followers.get(message["game"])
-        if message["from"] == self.me or followers is None:
+        """A ``hello`` on a game we follow: publish its events from now on, and say so
+        (``here``), so that the other process knows we follow it too. A second ``hello`` of
+        the same follow: it did not know of us for a while and may not have published every
+        event: our sockets on the game are shown its stored position again."""
+        game_id, sender, follow = message["game"], message["from"], message["follow"]
+        followers = self.followers.get(game_id)
+        if sender == self.me:  # our own, back: our subscription was counted
+            self._hear(message["nonce"], sender)
             return
-        followers.add(message["from"])  # before the answer: every entry after it is published
-        here = {"op": "here", "from": self.me, "game": message["game"], "nonce": message["nonce"]}
-        self._spawn(self._answer(Bus.process_channel(message["from"]), here))
+        if followers is None:
+            return
+        if followers.get(sender) == follow:
+            self._spawn(self._resync(game_id))
+        followers[sender] = follow  # before the answer: every entry after it is published
+        here = {**message, "op": "here", "from": self.me, "follow": self.follows[game_id]}
+        self._spawn(self._answer(Bus.process_channel(sender), here))
+
+    def _heard(self, message: JSON) -> None:
+        """Another follower answered our ``hello`` (``here``). Too late (``HELLO_WAIT_S``
+        passed): our sockets were shown a position that may lack entries it committed before
+        it heard us, unpublished; they are shown the stored position again."""
+        followers = self.followers.get(message["game"])
+        if followers is None:
+            return
+        followers[message["from"]] = message["follow"]
+        if not self._hear(message["nonce"], message["from"]):
+            self._spawn(self._resync(message["game"]))
+
+    async def _resync(self, game_id: str) -> None:
+        if self.on_game_resync is not None:
+            try:
+                await self.on_game_resync(game_id)
+            except Exception:
+                log.exception("game_resync_failed", game=game_id)
 
     async def _answer(self, channel: str, message: JSON) -> None:
         try:
@@ -575,18 +650,33 @@ class ClusteredRegistry(TableRegistry):
         except RedisError:  # it waits HELLO_WAIT_S, then publishes every event of the game
             log.warning("game_hello_unanswered", channel=channel)
 
+    def _farewell(self, message: JSON) -> None:
+        """Another process stopped following a game (``bye``): unless it follows the game
+        again already (a ``hello`` of its new follow can arrive before the old ``bye``)."""
+        followers = self.followers.get(message["game"], {})
+        if followers.get(message["from"]) == message["follow"]:
+            del followers[message["from"]]
+
     async def _unfollow_games(self, connection: Watcher) -> None:
+        """A socket closed: stop following each of its games no other socket here has."""
         for game_id in connection.games:
+            if game_id not in self.follows:
+                continue
+            if any(game_id in other.games for other in self.hub.connections):
+                continue
+            follow = self.follows[game_id]
+            self._end_follow(game_id)
             channel = Bus.game_channel(game_id)
-            opening = any(game_id in c.games for c in self.hub.connections)  # REVIEW
-            if channel in self.channels and not self.hub.watchers.get(game_id) and not opening:
-                self.channels.discard(channel)
-                self.followers.pop(game_id, None)
-                self.unsure.discard(game_id)
-                self.joins.pop(game_id, None)
-                await self.bus.unsubscribe(channel)
-                bye = {"op": "bye", "from": self.me, "game": game_id}
-                await self.bus.publish(channel, bye)
+            await self.bus.unsubscribe(channel)
+            bye = {"op": "bye", "from": self.me, "game": game_id, "follow": follow}
+            await self.bus.publish(channel, bye)
+
+    def _end_follow(self, game_id: str) -> None:
+        self.follows.pop(game_id, None)
+        self.channels.discard(Bus.game_channel(game_id))
+        self.followers.pop(game_id, None)
+        self.unsure.discard(game_id)
+        self.joins.pop(game_id, None)
 
     # -- the bus ----------------------------------------------------------------------------------
 
@@ -616,7 +706,7 @@ class ClusteredRegistry(TableRegistry):
             case "here":
                 self._heard(message)
             case "bye":
-                self.followers.get(message["game"], set()).discard(message["from"])
+                self._farewell(message)
             case "moved":
                 for connection in self.following.pop(message["table"], {}).values():
                     self._spawn(self._reopen(message["table"], connection))

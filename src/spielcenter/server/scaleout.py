@@ -28,9 +28,12 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
 
 from .logging import log
 
+READ_RETRY_S = 0.5
+"""How long the bus reader waits before trying again when Redis is away."""
 LEASE_MS = 10_000
 """How long a lease lasts unless renewed; owners renew at a third of it."""
 
@@ -123,6 +126,8 @@ class Bus:
         self.prefix = prefix
         self.pubsub: PubSub = redis.pubsub(ignore_subscribe_messages=True)
         self._reader: asyncio.Task[None] | None = None
+        self.gaps = 0
+        """How often reading failed (Redis away): messages may have gone by unheard."""
 
     @staticmethod
     def table_channel(table_id: str) -> str:
@@ -159,6 +164,13 @@ class Bus:
         [(_, count)] = await self.redis.pubsub_numsub(self.prefix + channel)
         return int(count)
 
+    async def listeners_of(self, channels: list[str]) -> list[int]:
+        """How many processes are subscribed to each of ``channels`` now (one round trip)."""
+        if not channels:
+            return []
+        counts = await self.redis.pubsub_numsub(*(self.prefix + c for c in channels))
+        return [int(count) for _, count in counts]
+
     async def subscribe(self, *channels: str) -> None:
         """Receive the messages of these channels from now on."""
         await self.pubsub.subscribe(*(self.prefix + c for c in channels))
@@ -176,7 +188,13 @@ class Bus:
             if not self.pubsub.subscribed:
                 await asyncio.sleep(0.05)
                 continue
-            message = await self.pubsub.get_message(timeout=1.0)
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except (RedisError, OSError):  # redis-py gave up reconnecting: try again later
+                self.gaps += 1
+                log.warning("bus_read_failed", gaps=self.gaps)
+                await asyncio.sleep(READ_RETRY_S)
+                continue
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"]

@@ -404,7 +404,7 @@ async def _dispatch(
             # others did not publish (they knew no other follower) is committed by then
             # (cluster.py). Only its owner follows a game: ``open`` refuses anybody else first.
             await games.open(account, game_id)
-            connection.games.add(game_id)  # REVIEW: counts as following before it watches
+            connection.games.add(game_id)  # follows from now (before it watches: cluster.py)
             await _tables(connection.socket).follow_game(game_id)
             await games.catch_up(account, game_id, last_seq, deliver)
         case MoveMessage(game_id=game_id, move=move, seq=seq):
