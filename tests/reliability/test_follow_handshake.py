@@ -7,6 +7,7 @@ without the part of the handshake its name states."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -182,3 +183,84 @@ def test_the_bus_reader_outlives_a_failed_read(
         heard = _until_pong(there)
     assert failed
     assert heard == [event]
+
+
+def test_a_socket_slow_to_take_an_event_holds_up_only_its_own_game(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """The bus reader hands another process's patience events to the sockets without waiting
+    for them: a socket that does not take its event (a client that stopped reading, up to
+    ``SEND_TIMEOUT_S``) does not hold up the events of another game, nor the ``here`` that
+    other openings wait for."""
+    first, second = _two_processes(make_client, make_app, redis)
+    stuck, free = new_game(first, deal=DEAL), new_game(first, deal=DEAL)
+    hub = second.app.state.platform.hub  # type: ignore[attr-defined]
+    release = threading.Event()
+
+    async def block(game_id: str) -> None:
+        [connection] = [c for c in hub.connections if game_id in c.games]
+        send_text = connection.send_text
+
+        async def slowly(text: str) -> None:
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+            await send_text(text)
+
+        connection.send_text = slowly
+
+    with (
+        first.websocket_connect("/ws") as here,
+        second.websocket_connect("/ws") as slow,
+        second.websocket_connect("/ws") as there,
+    ):
+        opened(here, stuck["id"])
+        opened(here, free["id"])
+        opened(slow, stuck["id"])
+        opened(there, free["id"])
+        second.portal.call(block, stuck["id"])  # type: ignore[union-attr]
+        play(here, stuck["id"], ["d"])
+        [event] = play(here, free["id"], ["d"])
+        time.sleep(QUIET_S)
+        heard = _until_pong(there)
+        release.set()
+    assert heard == [event]
+
+
+def test_an_event_arriving_while_a_socket_opens_the_game_is_not_lost(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """An opening checks that its process's cached position is the stored one, then shows it;
+    an event of another process arriving in between drops the cache and goes to the sockets
+    watching the game, the opening one not yet among them: the opening reads the position
+    again, and its window ends at the entry."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    games = second.app.state.platform.games  # type: ignore[attr-defined]
+    current, checked, played = games._current, threading.Event(), threading.Event()
+
+    async def then_an_event(live: Any) -> bool:
+        answer = await current(live)
+        if not checked.is_set():
+            checked.set()
+            while not played.is_set():
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(QUIET_S)  # the event handed on meanwhile
+        return bool(answer)
+
+    with (
+        first.websocket_connect("/ws") as here,
+        second.websocket_connect("/ws") as old,
+        second.websocket_connect("/ws") as new,
+    ):
+        opened(here, game["id"])
+        opened(old, game["id"])
+        games._current = then_an_event
+        new.send_json({"type": "open", "game_id": game["id"]})
+        assert checked.wait(10)
+        [event] = play(here, game["id"], ["d"])
+        played.set()
+        shown = [new.receive_json()]
+        time.sleep(QUIET_S)
+        shown += _until_pong(new)
+    assert shown[-1]["seq"] == event["seq"] == 1
+    assert shown[-1]["view"] == event["view"]

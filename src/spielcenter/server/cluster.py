@@ -47,6 +47,7 @@ import asyncio
 import contextlib
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -170,6 +171,8 @@ class ClusteredRegistry(TableRegistry):
         """Followers on whose process channel nobody listened at the last sweep."""
         self.gaps = 0
         """The bus reader's failures handled so far (``Bus.gaps``)."""
+        self.lanes: dict[str, deque[JSON]] = {}
+        """Per patience game, the events of other processes not yet handed to its sockets."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
         self.renewer: asyncio.Task[None] | None = None
@@ -699,8 +702,8 @@ class ClusteredRegistry(TableRegistry):
                 if remote is not None:
                     self.hub.remove(remote)
             case "game":
-                if message["from"] != self.me and self.on_game_event is not None:
-                    await self.on_game_event(message["event"])
+                if message["from"] != self.me:
+                    self._hand_on(message["event"])
             case "hello":
                 await self._greeted(message)
             case "here":
@@ -712,6 +715,26 @@ class ClusteredRegistry(TableRegistry):
                     self._spawn(self._reopen(message["table"], connection))
             case other:
                 log.warning("bus_unknown_message", channel=channel, op=other)
+
+    def _hand_on(self, event: JSON) -> None:
+        """Hand a patience event to this process's sockets outside the reader, in order per
+        game: a socket slow to take it (up to ``SEND_TIMEOUT_S``) holds up its own game only,
+        not every message of the process."""
+        lane = self.lanes.get(event["game_id"])
+        if lane is None:
+            lane = self.lanes[event["game_id"]] = deque()
+            self._spawn(self._drive(event["game_id"], lane))
+        lane.append(event)
+
+    async def _drive(self, game_id: str, lane: deque[JSON]) -> None:
+        try:
+            while lane and self.on_game_event is not None:
+                try:
+                    await self.on_game_event(lane.popleft())
+                except Exception:
+                    log.exception("game_event_failed", game=game_id)
+        finally:
+            del self.lanes[game_id]
 
     def _note_answer(self, socket_id: str, message: JSON) -> None:
         """A relayed message carrying a routed command's ``ref`` is that command's answer."""
