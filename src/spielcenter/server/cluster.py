@@ -171,8 +171,9 @@ class ClusteredRegistry(TableRegistry):
         """Followers on whose process channel nobody listened at the last sweep."""
         self.gaps = 0
         """The bus reader's failures handled so far (``Bus.gaps``)."""
-        self.lanes: dict[str, deque[JSON]] = {}
-        """Per patience game, the events of other processes not yet handed to its sockets."""
+        self.lanes: dict[str, deque[JSON | None]] = {}
+        """Per patience game, what its sockets are still to be shown, in order: the events of
+        other processes, and the stored position (``None``)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
         self.renewer: asyncio.Task[None] | None = None
@@ -296,10 +297,15 @@ class ClusteredRegistry(TableRegistry):
         - a follower that died said no ``bye``: once nobody listened on its process channel at
           two sweeps in a row, its games' events are no longer published for it (a living
           process is away for a moment while its pub/sub connection reconnects);
-        - greet again where an answer is missing, where more processes listen on a game's
-          channel than are known (a ``hello`` lost, a follower forgotten), and on every game
-          after this process's own subscriptions were away (``Bus.gaps``).
+        - greet again where an answer is missing, or more processes listen on a game's channel
+          than are known (a ``hello`` lost, a follower forgotten);
+        - after this process's reader lost Redis (``Bus.gaps``), events may have gone by
+          unheard: the sockets are shown the stored position of each followed game again.
         """
+        if self.bus.gaps != self.gaps:
+            self.gaps = self.bus.gaps
+            for game_id in self.follows:
+                self._hand_on(game_id, None)
         processes = sorted(set[str]().union(*self.followers.values()))
         counts = await self.bus.listeners_of([Bus.process_channel(p) for p in processes])
         silent = {p for p, count in zip(processes, counts, strict=True) if count == 0}
@@ -309,10 +315,7 @@ class ClusteredRegistry(TableRegistry):
         self.silent = silent
         games = [g for g, joining in self.joins.items() if joining.done() and not self._greeting(g)]
         counts = await self.bus.listeners_of([Bus.game_channel(g) for g in games])
-        gap, self.gaps = self.bus.gaps != self.gaps, self.bus.gaps
         for game_id, count in zip(games, counts, strict=True):
-            if gap:  # events of it may have gone by while nobody listened here
-                self._spawn(self._resync(game_id))
             followers = self.followers.get(game_id)
             if followers is not None and (game_id in self.unsure or count > len(followers) + 1):
                 self.unsure.add(game_id)
@@ -579,7 +582,8 @@ class ClusteredRegistry(TableRegistry):
     async def _greet(self, game_id: str) -> None:
         """Say ``hello`` on the game's channel; return once every process subscribed to it
         has answered and our own ``hello`` came back (so our subscription was counted), or
-        ``HELLO_WAIT_S`` passed: then the game stays unsure, its events published."""
+        ``HELLO_WAIT_S`` passed (or Redis failed): then the game stays unsure, its events
+        published, and the next sweep greets again."""
         nonce, follow = secrets.token_hex(8), self.follows[game_id]
         greeting = Greeting(game_id, asyncio.get_running_loop().create_future())
         self.greetings[nonce] = greeting
@@ -588,7 +592,7 @@ class ClusteredRegistry(TableRegistry):
             greeting.listening = await self.bus.publish_counted(Bus.game_channel(game_id), hello)
             self._hear(nonce, None)
             await asyncio.wait_for(greeting.answered, HELLO_WAIT_S)
-        except TimeoutError:
+        except (TimeoutError, RedisError):
             listening, heard = greeting.listening, len(greeting.heard)
             log.warning("game_followers_unknown", game=game_id, listening=listening, heard=heard)
             return
@@ -624,7 +628,7 @@ class ClusteredRegistry(TableRegistry):
         if followers is None:
             return
         if followers.get(sender) == follow:
-            self._spawn(self._resync(game_id))
+            self._hand_on(game_id, None)
         followers[sender] = follow  # before the answer: every entry after it is published
         here = {**message, "op": "here", "from": self.me, "follow": self.follows[game_id]}
         self._spawn(self._answer(Bus.process_channel(sender), here))
@@ -638,14 +642,7 @@ class ClusteredRegistry(TableRegistry):
             return
         followers[message["from"]] = message["follow"]
         if not self._hear(message["nonce"], message["from"]):
-            self._spawn(self._resync(message["game"]))
-
-    async def _resync(self, game_id: str) -> None:
-        if self.on_game_resync is not None:
-            try:
-                await self.on_game_resync(game_id)
-            except Exception:
-                log.exception("game_resync_failed", game=game_id)
+            self._hand_on(message["game"], None)
 
     async def _answer(self, channel: str, message: JSON) -> None:
         try:
@@ -703,7 +700,7 @@ class ClusteredRegistry(TableRegistry):
                     self.hub.remove(remote)
             case "game":
                 if message["from"] != self.me:
-                    self._hand_on(message["event"])
+                    self._hand_on(message["event"]["game_id"], message["event"])
             case "hello":
                 await self._greeted(message)
             case "here":
@@ -716,23 +713,28 @@ class ClusteredRegistry(TableRegistry):
             case other:
                 log.warning("bus_unknown_message", channel=channel, op=other)
 
-    def _hand_on(self, event: JSON) -> None:
-        """Hand a patience event to this process's sockets outside the reader, in order per
-        game: a socket slow to take it (up to ``SEND_TIMEOUT_S``) holds up its own game only,
-        not every message of the process."""
-        lane = self.lanes.get(event["game_id"])
+    def _hand_on(self, game_id: str, event: JSON | None) -> None:
+        """Show a patience game's sockets another process's ``event``, or (``None``) the
+        stored position again, outside the bus reader and in order per game: a socket slow to
+        take it (up to ``SEND_TIMEOUT_S``) holds up its own game only, not every message of
+        the process; a position read is not sent after a later event."""
+        lane = self.lanes.get(game_id)
         if lane is None:
-            lane = self.lanes[event["game_id"]] = deque()
-            self._spawn(self._drive(event["game_id"], lane))
+            lane = self.lanes[game_id] = deque()
+            self._spawn(self._drive(game_id, lane))
         lane.append(event)
 
-    async def _drive(self, game_id: str, lane: deque[JSON]) -> None:
+    async def _drive(self, game_id: str, lane: deque[JSON | None]) -> None:
         try:
-            while lane and self.on_game_event is not None:
+            while lane:
+                event = lane.popleft()
                 try:
-                    await self.on_game_event(lane.popleft())
+                    if event is not None and self.on_game_event is not None:
+                        await self.on_game_event(event)
+                    elif event is None and self.on_game_resync is not None:
+                        await self.on_game_resync(game_id)
                 except Exception:
-                    log.exception("game_event_failed", game=game_id)
+                    log.exception("game_lane_failed", game=game_id, resync=event is None)
         finally:
             del self.lanes[game_id]
 
