@@ -100,6 +100,7 @@ from bench.server import (  # noqa: E402
     py_spy,
     received,
     rss_mb,
+    run_client,
     start_echo,
     wait_until_up,
 )
@@ -188,7 +189,7 @@ def client_process(
 ) -> None:
     """A client process: ``persons`` (``(owner URL, socket port)``: one at a table each) and
     ``players`` (``(port, cookie, game id)``: patience players, as bench/server.py's)."""
-    asyncio.run(_client(pipe, persons, players, bots))
+    run_client(_client(pipe, persons, players, bots))
 
 
 async def _client(
@@ -464,11 +465,17 @@ async def echo_phase(connections: int, args: argparse.Namespace, bar: tqdm[Any])
 
 @contextlib.contextmanager
 def spielcenter(
-    count: int, database: str | None, redis: str, args: argparse.Namespace
+    count: int,
+    database: str | None,
+    redis: str,
+    args: argparse.Namespace,
+    wraps: list[list[str]] | None = None,
 ) -> Iterator[list[Server]]:
     """``count`` server processes on one database (SQLite in the data folder when ``None``;
     with Redis when more than one); with ``args.tracemalloc`` frames, tracing allocations
-    (server/memwatch.py); with ``args.trace``, timing where entries wait (server/latency.py)."""
+    (server/memwatch.py); with ``args.trace``, timing where entries wait (server/latency.py);
+    with ``wraps``, process ``i`` runs under the command ``wraps[i]`` (bench/server.py's
+    ``--callgrind``)."""
     from tests.reliability.servers import Server, start_together
 
     folder = Path(tempfile.mkdtemp(prefix="spielcenter-load-"))
@@ -490,7 +497,10 @@ def spielcenter(
         env["SPIELCENTER_TRACEMALLOC"] = str(args.tracemalloc)
     if args.trace:
         env["SPIELCENTER_LATENCY_TRACE"] = "1"
-    servers = [Server(env, folder / f"server-{i}.log") for i in range(count)]
+    servers = [
+        Server(env, folder / f"server-{i}.log", wrap=wraps[i] if wraps else None)
+        for i in range(count)
+    ]
     try:
         start_together(servers)
         yield servers
@@ -517,7 +527,8 @@ def backends(args: argparse.Namespace) -> Iterator[tuple[Callable[[], str | None
         if args.database_url:
             new_database = lambda: args.database_url  # noqa: E731
         elif args.database == "postgresql":
-            new_database = stack.enter_context(postgres_cluster()).new_database
+            durable = getattr(args, "durable", False)  # bench/server.py's: as an operator runs it
+            new_database = stack.enter_context(postgres_cluster(durable)).new_database
         redis = stack.enter_context(redis_server()).url if max(args.processes) > 1 else ""
         yield new_database, redis
 

@@ -16,9 +16,19 @@ average, and the clients' own CPU. The players are spread over ``--clients``
 processes; a row where one of them used ``SATURATED_PCT`` of a core or more is marked
 ``client_saturated``: its latency is the client's, not the server's.
 
+The players (and the echo's sockets) talk through the benchmark's own lean WebSocket client
+(:class:`LeanSocket`: one frame per message, masked and compressed as a browser sends it, read
+straight off the transport); ``--websockets-client`` gives them websockets' client instead, as
+before 7 Dec 2026. Each answer must be the event of the entry just sent (its ``ref``, the game's
+next ``seq``), or the player stops with an error.
+
 ``--processes N`` runs N server processes on one private PostgreSQL behind a private Redis (as
-bench/load.py starts them) and spreads the players over them; the row gives each process's CPU
-(``process_cpu_pct``; ``server_cpu_pct`` and the CPU per entry are of all of them together).
+bench/load.py starts them; the cluster flushes every commit to the disk, as the one-process
+rows' does) and spreads the players over them; the row gives each process's CPU
+(``process_cpu_pct``; ``server_cpu_pct`` and the CPU per entry are of all of them together),
+PostgreSQL's (with its backends) and Redis's (``postgres_cpu_pct``, ``redis_cpu_pct``), and
+``all_cpu_ms_per_entry``: the servers', PostgreSQL's, Redis's and the clients' CPU per entry,
+what the run asks of the machine's cores.
 
 ``--database-url URL`` runs on a database of a PostgreSQL that already runs (a fresh one: the
 tests' smoke run passes one of its session cluster's) instead of starting a private cluster.
@@ -53,6 +63,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
 import json
 import multiprocessing
 import os
@@ -64,9 +76,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import zlib
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -75,6 +88,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 import websockets
 from tqdm import tqdm
 from websockets.extensions.base import Extension
@@ -83,7 +97,9 @@ from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
 )
 from websockets.frames import CTRL_OPCODES, Frame
+from websockets.speedups import apply_mask
 from websockets.typing import ExtensionParameter
+from websockets.utils import accept_key
 
 from spielcenter.games.base import get_game
 
@@ -292,7 +308,10 @@ def wire_size(payload: int) -> int:
 
 async def connect(url: str, **options: Any) -> Any:
     """A client socket offering permessage-deflate as websockets does by default, whose
-    messages' bytes on the wire :func:`received` reports."""
+    messages' bytes on the wire :func:`received` reports: a :class:`LeanSocket`, or with
+    ``LEAN = False`` websockets' own client."""
+    if LEAN:
+        return await LeanSocket.open(url, options.get("additional_headers", {}))
     return await websockets.connect(
         url, compression=None, extensions=[WireDeflateFactory()], **options
     )
@@ -301,11 +320,210 @@ async def connect(url: str, **options: Any) -> Any:
 async def received(ws: Any) -> tuple[str, int]:
     """The next message of a socket made by :func:`connect`, and the bytes it took on the wire
     (without permessage-deflate agreed: its frame as it is)."""
+    if isinstance(ws, LeanSocket):
+        return await ws.received()
     text = await ws.recv()
     for extension in ws.protocol.extensions:
         if isinstance(extension, WireDeflate) and extension.arrived:
             return text, extension.arrived.popleft()
     return text, wire_size(len(text.encode()))
+
+
+LEAN = not os.environ.get("SPIELCENTER_BENCH_WEBSOCKETS")
+"""The players talk through :class:`LeanSocket`; with ``--websockets-client`` (this variable
+set, for the client processes too) through websockets' own client."""
+TAIL = b"\x00\x00\xff\xff"
+"""RFC 7692 7.2.1: a compressed message ends with an empty stored block, not sent."""
+
+
+class LeanSocket(asyncio.Protocol):
+    """A WebSocket client of the benchmark's own (RFC 6455, with permessage-deflate of RFC 7692
+    offered as websockets offers it: ``client_max_window_bits``, context takeover): a text
+    message is one frame each way, written and read straight on the transport.
+
+    websockets' client cost about 0.2 ms of CPU per round trip of the benchmark (its frames
+    parsed by a generator, its locks, futures and tasks per message): at 2 000 players its
+    client processes took more of the 2-core machine than a server process. This one does what
+    the benchmark needs and no more — and all a browser's socket does to the server: every
+    message it sends is masked and compressed (the server unmasks and decompresses it), it
+    takes what the server compresses and what it leaves as it is (RSV1), answers pings, and
+    tells what each message took on the wire (:func:`wire_size`)."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.handshake: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.messages: deque[tuple[str, int]] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.closed: BaseException | None = None
+        self.compressor: Any = None
+        self.decompressor: Any = None
+        self.reset_compressor = self.reset_decompressor = False
+        self.client_bits = 15
+        self.parts: list[bytes] = []
+        self.compressed = False
+        self.wire = 0
+
+    @classmethod
+    async def open(cls, url: str, headers: dict[str, str]) -> LeanSocket:
+        """Connect and shake hands (``ws://host:port/path``)."""
+        parts = urllib.parse.urlsplit(url)
+        loop = asyncio.get_running_loop()
+        _, socket = await loop.create_connection(cls, parts.hostname, parts.port)
+        key = base64.b64encode(os.urandom(16))
+        lines = [
+            f"GET {parts.path or '/'} HTTP/1.1",
+            f"Host: {parts.hostname}:{parts.port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key.decode()}",
+            "Sec-WebSocket-Version: 13",
+            "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits",
+            *(f"{name}: {value}" for name, value in headers.items()),
+        ]
+        assert socket.transport is not None
+        socket.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        head = await asyncio.wait_for(socket.handshake, 60)
+        socket.agree(head, key)
+        return socket
+
+    def agree(self, head: bytes, key: bytes) -> None:
+        """Check the server's answer to the handshake; take the deflate it agreed to."""
+        status, *fields = head.decode("latin-1").split("\r\n")
+        if status.split(" ")[1:2] != ["101"]:
+            raise ConnectionError(f"handshake refused: {status}")
+        pairs = (field.partition(":") for field in fields)
+        answer = {name.strip().lower(): value.strip() for name, _, value in pairs}
+        if answer.get("sec-websocket-accept") != accept_key(key.decode()):
+            raise ConnectionError("the server's Sec-WebSocket-Accept is wrong")
+        deflate = answer.get("sec-websocket-extensions", "")
+        if deflate.startswith("permessage-deflate"):
+            split = (param.partition("=") for param in deflate.split(";"))
+            params = {name.strip(): value.strip() for name, _, value in split}
+            self.client_bits = int(params.get("client_max_window_bits") or 15)
+            self.reset_compressor = "client_no_context_takeover" in params
+            self.reset_decompressor = "server_no_context_takeover" in params
+            self.compressor = self._new_compressor()
+            self.decompressor = zlib.decompressobj(wbits=-15)
+
+    def _new_compressor(self) -> Any:
+        # websockets' client's settings (WireDeflateFactory): memLevel 5.
+        return zlib.compressobj(wbits=-self.client_bits, memLevel=5)
+
+    # -- asyncio.Protocol ----------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # a stream's (uvloop's own class)
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.handshake.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            self.handshake.set_result(bytes(self.buffer[:end]))
+            del self.buffer[: end + 4]
+        self._frames()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = exc or ConnectionError("the socket closed")
+        if not self.handshake.done():
+            self.handshake.set_exception(self.closed)
+        self._wake()
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def _frames(self) -> None:
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            first, length = buffer[0], buffer[1] & 0x7F
+            start = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, start = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < start + length:
+                return
+            payload = bytes(buffer[start : start + length])
+            del buffer[: start + length]
+            self._frame(first, payload)
+
+    def _frame(self, first: int, payload: bytes) -> None:
+        opcode = first & 0x0F
+        if opcode >= 0x8:  # control: close, ping, pong
+            if opcode == 0x9:
+                self._write(0xA, payload, compress=False)
+            elif opcode == 0x8:
+                self.closed = ConnectionError("the server closed the socket")
+                self._wake()
+            return
+        if opcode != 0x0:  # the first frame of a message says whether it is compressed
+            self.compressed, self.parts, self.wire = bool(first & 0x40), [], 0
+        self.parts.append(payload)
+        self.wire += wire_size(len(payload))
+        if not first & 0x80:
+            return
+        data = b"".join(self.parts)
+        if self.compressed:
+            data = self.decompressor.decompress(data + TAIL)
+            if self.reset_decompressor:
+                self.decompressor = zlib.decompressobj(wbits=-15)
+        self.messages.append((data.decode(), self.wire))
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def _write(self, opcode: int, data: bytes, compress: bool) -> None:
+        first = 0x80 | opcode
+        if compress and self.compressor is not None:
+            data = self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+            data, first = data[:-4], first | 0x40
+            if self.reset_compressor:
+                self.compressor = self._new_compressor()
+        length = len(data)
+        if length < 126:
+            head = bytes((first, 0x80 | length))
+        elif length < 1 << 16:
+            head = bytes((first, 0x80 | 126)) + length.to_bytes(2, "big")
+        else:
+            head = bytes((first, 0x80 | 127)) + length.to_bytes(8, "big")
+        mask = os.urandom(4)  # a client masks every frame (RFC 6455 5.3)
+        assert self.transport is not None
+        self.transport.write(head + mask + apply_mask(data, mask))
+
+    # -- the socket's side for the players ---------------------------------------------------
+
+    async def send(self, text: str) -> None:
+        """Send one text message (compressed when deflate was agreed, as a browser does)."""
+        if self.closed is not None:
+            raise self.closed
+        self._write(0x1, text.encode(), compress=True)
+
+    async def received(self) -> tuple[str, int]:
+        """The next message and the bytes it took on the wire."""
+        while not self.messages:
+            if self.closed is not None:
+                raise self.closed
+            self.waiter = asyncio.get_running_loop().create_future()
+            await self.waiter
+        return self.messages.popleft()
+
+    async def recv(self) -> str:
+        """The next message."""
+        return (await self.received())[0]
+
+    async def close(self) -> None:
+        """Say goodbye (close code 1000) and close the connection."""
+        if self.transport is not None and not self.transport.is_closing():
+            if self.closed is None:
+                self._write(0x8, (1000).to_bytes(2, "big"), compress=False)
+            self.transport.close()
 
 
 @dataclass
@@ -376,7 +594,14 @@ def client_process(
 ) -> None:
     """A client process: ``logins`` players of Spielcenter (asking for events with what
     changed, as the browser does, unless ``changes`` is false), or that many echo sockets."""
-    asyncio.run(_client(pipe, port, logins, changes))
+    run_client(_client(pipe, port, logins, changes))
+
+
+def run_client(main: Coroutine[Any, Any, None]) -> None:
+    """Run a client process's work on uvloop's event loop (as the server runs on): asyncio's
+    own loop spent a good part of the client's CPU in its timers' heap (a player sleeps until
+    its next second after every entry), compared in Python."""
+    uvloop.run(main)
 
 
 async def _client(
@@ -424,6 +649,7 @@ class _Player:
         self.changes = changes
         self.ws: Any = None
         self.view: dict[str, Any] = {}
+        self.seq = 0
         self.deflated = Deflated()
 
     async def connect(self, result: ClientResult) -> None:
@@ -438,26 +664,37 @@ class _Player:
         count_bytes(result, text, wire)
         result.state_bytes.append(len(text.encode()))
         self.deflated.size(text)
-        self.view = json.loads(text)["view"]
+        state = json.loads(text)
+        self.view, self.seq = state["view"], state["seq"]
 
     async def play(self, go: Go, start_at: float, result: ClientResult) -> None:
         await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
         undo_next, number = False, 0
+        tail = f',"game_id":"{self.game_id}"}}'  # the same in every message of this player
         while time.perf_counter() < go.stop:
             number += 1
-            message: dict[str, Any] = {"type": "undo" if undo_next else "move", "id": number}
-            if not undo_next:
-                message["move"] = self.view["legal"][0]
+            if undo_next:
+                text = f'{{"type":"undo","id":{number}{tail}'
+            else:
+                move = json.dumps(self.view["legal"][0])
+                text = f'{{"type":"move","id":{number},"move":{move}{tail}'
             sent = time.perf_counter()
-            await self.ws.send(json.dumps({**message, "game_id": self.game_id}))
+            await self.ws.send(text)
             text, wire = await received(self.ws)
             took_ms = (time.perf_counter() - sent) * 1000
             reply = json.loads(text)
             measured = go.measure_from <= sent < go.stop
             if measured:
                 count_bytes(result, text, wire, reply.get("type"))
+            # Only the answer to this very entry counts: its ref, and the game's next seq.
+            if reply.get("type") == "event" and (reply.get("ref"), reply["seq"]) != (
+                number,
+                self.seq + 1,
+            ):
+                raise RuntimeError(f"not the answer to entry {number} at seq {self.seq}: {text}")
             if reply.get("type") == "event":
                 self.view, undo_next = apply_event(self.view, reply), not undo_next
+                self.seq += 1
                 if measured:
                     _count(result, sent, took_ms)
                     result.event_bytes.append(len(text.encode()))
@@ -489,7 +726,8 @@ class _EchoPlayer:
         self.ws: Any = None
 
     async def connect(self, _result: ClientResult) -> None:
-        self.ws = await websockets.connect(self.url, max_queue=None, open_timeout=60)
+        # The players' own client: the echo's row is the limit of this machine and this client.
+        self.ws = await connect(self.url, max_queue=None, open_timeout=60)
 
     async def play(self, go: Go, start_at: float, result: ClientResult) -> None:
         await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
@@ -530,7 +768,14 @@ class Phase:
     process_cpu_s: list[float] = field(default_factory=list)
     """Each server process's CPU seconds (``--processes``; ``cpu_s`` is their sum)."""
     instructions: int | None = None
-    """The server's instructions in the measured window (``--callgrind``)."""
+    """The server's instructions in the measured window (``--callgrind``; with several
+    processes, their sum)."""
+    backends: dict[str, int] = field(default_factory=dict)
+    """The processes of PostgreSQL and Redis (``--processes N``), by name."""
+    backend_cpu_s: dict[str, float] = field(default_factory=dict)
+    """Their CPU seconds in the window (PostgreSQL's with its backends)."""
+    process_instructions: list[int | None] = field(default_factory=list)
+    """Each server process's instructions (``--callgrind --processes N``)."""
 
     def row(self) -> dict[str, Any]:
         """The row of the results table."""
@@ -556,6 +801,14 @@ class Phase:
         if len(self.process_cpu_s) > 1 and self.seconds:
             row["processes"] = len(self.process_cpu_s)
             row["process_cpu_pct"] = [round(100 * c / self.seconds, 1) for c in self.process_cpu_s]
+        for name, used in self.backend_cpu_s.items():
+            row[f"{name}_cpu_pct"] = round(100 * used / self.seconds, 1) if self.seconds else None
+        if self.backend_cpu_s and trips:
+            # Everything the run asks of the machine's cores per entry: the servers, PostgreSQL,
+            # Redis and the clients (the echo's row has none of the first three).
+            every = self.cpu_s + sum(self.backend_cpu_s.values())
+            every += sum(c.cpu_s for c in self.clients)
+            row["all_cpu_ms_per_entry"] = round(1000 * every / len(trips), 3)
         sizes = [b for c in self.clients for b in c.event_bytes]
         if sizes:
             row["event_bytes"] = round(statistics.mean(sizes))
@@ -568,6 +821,8 @@ class Phase:
         row["bytes"] = bytes_by_kind(self.clients)
         if self.instructions is not None and trips:
             row["instructions_per_entry"] = round(self.instructions / len(trips))
+        if len(self.process_instructions) > 1:
+            row["process_instructions"] = self.process_instructions
         if self.trace is not None:
             row["trace"] = self.trace
         return row
@@ -684,15 +939,21 @@ def py_spy(pid: int, folder: Path, seconds: float, phase: Phase) -> subprocess.P
     )
 
 
-def callgrind_wrap(folder: Path | None, phase: Phase) -> list[str]:
+def callgrind_wrap(folder: Path | None, phase: Phase, process: int | None = None) -> list[str]:
     """The command that runs a server under callgrind, counting nothing until
-    :func:`callgrind_counting` turns it on (``--callgrind``); none without a folder."""
+    :func:`callgrind_counting` turns it on (``--callgrind``); none without a folder. With
+    several server processes, ``process`` numbers their files."""
     if folder is None:
         return []
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"{phase.target.split()[0]}-{phase.players}.out"
-    out = f"--callgrind-out-file={folder.resolve() / name}"
+    out = f"--callgrind-out-file={folder.resolve() / callgrind_name(phase, process)}"
     return ["valgrind", "--tool=callgrind", "--instr-atstart=no", out]
+
+
+def callgrind_name(phase: Phase, process: int | None = None) -> str:
+    """The file of a server's counts: the target, the players, and the process's number."""
+    number = "" if process is None else f"-p{process}"
+    return f"{phase.target.split()[0]}-{phase.players}{number}.out"
 
 
 def callgrind_counting(pid: int, on: bool) -> None:
@@ -701,9 +962,9 @@ def callgrind_counting(pid: int, on: bool) -> None:
     subprocess.run(["callgrind_control", "-i", state, str(pid)], capture_output=True, check=True)
 
 
-def callgrind_total(folder: Path, phase: Phase) -> int | None:
+def callgrind_total(folder: Path, phase: Phase, process: int | None = None) -> int | None:
     """The instructions callgrind counted in a server it ran (its file's ``totals``)."""
-    path = folder / f"{phase.target.split()[0]}-{phase.players}.out"
+    path = folder / callgrind_name(phase, process)
     if not path.exists():
         return None
     for line in path.read_text(errors="replace").splitlines():
@@ -804,23 +1065,65 @@ async def bench_processes(args: argparse.Namespace) -> list[dict[str, Any]]:
         processes=[args.processes],
         trace=args.trace,
         tracemalloc=0,
+        durable=True,  # every commit flushed to the disk, as the one-process rows' cluster
     )
     with load.backends(several) as (new_database, redis):
         for players in args.players:
             with tempfile.TemporaryDirectory() as folder:
                 echoed = await echo_phase(players, folder, args, bar)
             phase = Phase(f"spielcenter (postgresql, {args.processes} processes)", players)
-            with load.spielcenter(args.processes, new_database(), redis, several) as servers:
+            wraps = [callgrind_wrap(args.callgrind, phase, k) for k in range(args.processes)]
+            url = new_database()
+            with load.spielcenter(
+                args.processes, url, redis, several, wraps if args.callgrind else None
+            ) as servers:
                 logins = await load.cruel_logins(servers, players)
                 pids = [s.process.pid for s in servers if s.process is not None]
                 works = [([], share, "easy") for share in _split(logins, args.clients)]
+                # The database's processes only when the cluster is this run's own.
+                backends = {"redis": listening(redis)}
+                if not args.database_url:
+                    backends["postgres"] = listening(url or "")
+                phase.backends = {k: v for k, v in backends.items() if v is not None}
                 await watch_processes(phase, pids, load.client_process, works, args, bar)
                 if args.trace:
                     phase.trace = {"processes": load.traces(servers)}
+            if args.callgrind:
+                counts = [callgrind_total(args.callgrind, phase, k) for k in range(len(wraps))]
+                phase.process_instructions = counts
+                phase.instructions = None if None in counts else sum(c or 0 for c in counts)
             rows += [echoed.row(), phase.row()]
             bar.write(json.dumps({k: v for k, v in rows[-1].items() if k != "trace"}))
     bar.close()
     return rows
+
+
+def listening(url: str) -> int | None:
+    """The process of a private PostgreSQL or Redis (as tests/backends.py starts them) whose
+    port is ``url``'s: its command line names the port (``-p PORT``; redis-server shows
+    ``HOST:PORT`` as its title)."""
+    port = urllib.parse.urlsplit(url).port
+    marks = (f" -p {port} ", f" --port {port} ", f":{port} ")
+    for folder in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            line = (folder / "cmdline").read_bytes().replace(b"\0", b" ").decode() + " "
+            named = Path(line.split(" ")[0]).name.startswith(("postgres", "redis-server"))
+            if named and any(mark in line for mark in marks):
+                return int(folder.name)
+    return None
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and its children (PostgreSQL's backends), those still
+    running."""
+    total = 0.0
+    with contextlib.suppress(OSError):
+        total += cpu_seconds(pid)
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            for child in (task / "children").read_text().split():
+                with contextlib.suppress(OSError):
+                    total += cpu_seconds(int(child))
+    return total
 
 
 async def watch_processes(
@@ -837,12 +1140,20 @@ async def watch_processes(
         go = clients.go(args.seconds, warm_up_s=args.warm_up)
         await asyncio.sleep(max(0.0, go.measure_from - time.perf_counter()))
         before, started = [cpu_seconds(p) for p in pids], time.perf_counter()
+        backends = {name: tree_cpu_seconds(pid) for name, pid in phase.backends.items()}
+        for pid in pids if args.callgrind else []:
+            callgrind_counting(pid, True)
         while time.perf_counter() < go.stop:
             await asyncio.sleep(0.5)
             phase.peak_rss_mb = max(phase.peak_rss_mb, *(rss_mb(p) for p in pids))
             phase.loads.append(os.getloadavg()[0])
             bar.update(0.5)
+        for pid in pids if args.callgrind else []:
+            callgrind_counting(pid, False)
         phase.process_cpu_s = [cpu_seconds(p) - b for p, b in zip(pids, before, strict=True)]
+        phase.backend_cpu_s = {
+            name: tree_cpu_seconds(phase.backends[name]) - used for name, used in backends.items()
+        }
         phase.cpu_s, phase.seconds = sum(phase.process_cpu_s), time.perf_counter() - started
         phase.clients = await clients.results()
 
@@ -915,12 +1226,19 @@ def main() -> None:
         help="run each server under valgrind's callgrind, counting the measured window only:"
         " instructions per entry (few players: it runs some 50 times slower)",
     )
+    parser.add_argument(
+        "--websockets-client",
+        action="store_true",
+        help="the players use websockets' client instead of the benchmark's lean one",
+    )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     args = parser.parse_args()
+    if args.websockets_client:  # the client processes are spawned: they read it at import
+        os.environ["SPIELCENTER_BENCH_WEBSOCKETS"] = "1"
+        global LEAN
+        LEAN = False
     if args.processes > 1 and args.database != "postgresql":
         parser.error("several processes share one database: add --database postgresql")
-    if args.callgrind and args.processes > 1:
-        parser.error("--callgrind: one server process")
     if args.database_url and (args.database != "postgresql" or len(args.players) > 1):
         parser.error("--database-url: one PostgreSQL database, one --players row")
     rows = asyncio.run(bench(args))

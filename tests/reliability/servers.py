@@ -60,11 +60,15 @@ def serve(env: dict[str, str], port: int, log: str) -> None:
 class Server:
     """One ``spielcenter serve`` process on a loopback port, on a given database."""
 
-    def __init__(self, env: dict[str, str], log: Path, forked: bool = False) -> None:
+    def __init__(
+        self, env: dict[str, str], log: Path, forked: bool = False, wrap: list[str] | None = None
+    ) -> None:
         self.env = {**os.environ, **env}
         self.log = log
         self.port = free_port()
         self.forked = forked
+        self.wrap = wrap or []
+        """A command the (not forked) server runs under, as ``valgrind --tool=callgrind``."""
         self.process: multiprocessing.process.BaseProcess | subprocess.Popen[bytes] | None = None
 
     @property
@@ -83,12 +87,16 @@ class Server:
         else:
             with self.log.open("ab") as log:
                 self.process = subprocess.Popen(
-                    [sys.executable, "-m", "spielcenter", "serve", "--port", str(self.port)],
+                    [
+                        *self.wrap,
+                        *(sys.executable, "-m", "spielcenter", "serve", "--port", str(self.port)),
+                    ],
                     env=self.env,
                     stdout=log,
                     stderr=subprocess.STDOUT,
                 )
-        deadline = time.monotonic() + START_TIMEOUT_S
+        # Under valgrind a start takes some 50 times as long.
+        deadline = time.monotonic() + START_TIMEOUT_S * (5 if self.wrap else 1)
         # One client for all the polls: each ``httpx.get`` builds a client with its TLS
         # context, about 50 ms of CPU, half a core taken from the starting server at 10 polls/s.
         with httpx.Client(timeout=1) as client:
@@ -125,7 +133,7 @@ class Server:
         """End it, if it still runs."""
         if self.process is not None and self.running:
             self.process.terminate()
-            self._wait(10)
+            self._wait(120 if self.wrap else 10)  # callgrind writes its counts as it ends
             if self.running:
                 self.kill()
 

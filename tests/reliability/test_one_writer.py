@@ -9,16 +9,26 @@ loop, cache and log writer).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from redis import Redis
 
 from ..backends import RedisServer
 from ..server.conftest import new_game
 from ..server.test_websocket import opened, play, send
 
 DEAL = 7
+QUIET_S = 0.5
+"""A game's channels quiet this long: every message of what came before has been heard."""
+HELLO_LAG_S = 1.0
+"""How long the first process takes to hear a ``hello`` in the test of two opening windows."""
 
 
 def _two_processes(
@@ -81,3 +91,121 @@ def test_a_move_on_one_process_reaches_the_sockets_on_the_other(
         echoed = here.receive_json()
     assert relayed == event
     assert answer["seq"] == 2 and echoed == answer
+
+
+@contextmanager
+def _game_channels(redis: RedisServer) -> Iterator[Callable[[], list[str]]]:
+    """Listen to every patience game's channel; the function returns the ops heard since it was
+    last called, once the channels have been quiet for a moment."""
+    listener = Redis.from_url(redis.url).pubsub(ignore_subscribe_messages=True)
+    listener.psubscribe("spielcenter:game:*")
+    listener.get_message(timeout=1)  # the subscription's confirmation
+
+    def heard() -> list[str]:
+        ops = []
+        while (message := listener.get_message(timeout=QUIET_S)) is not None:
+            ops.append(json.loads(message["data"])["op"])
+        return ops
+
+    try:
+        yield heard
+    finally:
+        listener.close()
+
+
+def _followers(client: TestClient, game_id: str) -> dict[str, str] | None:
+    followers: dict[str, str] | None = client.app.state.tables.followers.get(game_id)  # type: ignore[attr-defined]
+    return followers
+
+
+def test_an_entry_goes_to_redis_only_while_another_process_follows_the_game(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """docs/deploy.md, section 3: a patience event goes to the other processes holding a socket
+    for the game, and only to them: with one window, no Redis message per entry."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    with _game_channels(redis) as heard, first.websocket_connect("/ws") as here:
+        opened(here, game["id"])
+        play(here, game["id"], ["d"])
+        assert send(here, type="undo", game_id=game["id"])["seq"] == 2
+        alone = heard()  # its hello, nobody answering; neither entry
+        with second.websocket_connect("/ws") as there:
+            state = opened(there, game["id"])  # the entries nobody was told of: from the database
+            [event] = play(here, game["id"], ["d"])
+            relayed = there.receive_json()
+            together = heard()
+        deadline = time.monotonic() + 10
+        while _followers(first, game["id"]) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the second process's bye on its way
+        assert send(here, type="undo", game_id=game["id"])["seq"] == 4
+        alone_again = heard()
+    assert alone == ["hello"]
+    assert state["seq"] == 2 and relayed == event and event["seq"] == 3
+    assert together == ["hello", "game"]
+    assert alone_again == ["bye"]
+
+
+def test_a_process_that_does_not_follow_a_game_publishes_its_entries(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """A process that does not know who follows a game (no socket of its opened it) publishes:
+    the window on the other process hears of the entry."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    with first.websocket_connect("/ws") as here, second.websocket_connect("/ws") as there:
+        opened(here, game["id"])
+        [event] = play(there, game["id"], ["d"])  # never opened there
+        relayed = here.receive_json()
+    assert _followers(second, game["id"]) is None
+    assert relayed == event and event["seq"] == 1
+
+
+def test_a_follower_that_died_is_forgotten_after_two_sweeps(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """A process that dies says no ``bye``: the sweep drops a follower whose process channel
+    nobody listened on at two sweeps in a row (its games' events are not published for it for
+    ever), and keeps a living one."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    dead = "0123456789abcdef"  # a process id nobody listens for
+    with first.websocket_connect("/ws") as here, second.websocket_connect("/ws") as there:
+        opened(here, game["id"])
+        opened(there, game["id"])
+        followers = _followers(first, game["id"])
+        assert followers is not None
+        followers[dead] = "0" * 16
+        for _ in range(2):
+            first.portal.call(first.app.state.tables.sweep)  # type: ignore[attr-defined,union-attr]
+        after = set(followers)
+    assert after == {second.app.state.tables.me}  # type: ignore[attr-defined]
+
+
+def test_a_second_socket_opening_the_game_meanwhile_waits_for_the_same_answers(
+    make_client: Callable[..., TestClient], make_app: Callable[..., FastAPI], redis: RedisServer
+) -> None:
+    """Two windows of the second process open the game at once while the first process, slow
+    to hear the ``hello``, commits an entry it does not publish: both are shown it, since each
+    socket's position is read only once every other follower has answered."""
+    first, second = _two_processes(make_client, make_app, redis)
+    game = new_game(first, deal=DEAL)
+    registry = first.app.state.tables  # type: ignore[attr-defined]
+    greeted = registry._greeted
+
+    async def slowly(message: dict[str, Any]) -> None:
+        await asyncio.sleep(HELLO_LAG_S)
+        await greeted(message)
+
+    with first.websocket_connect("/ws") as here:
+        opened(here, game["id"])
+        registry._greeted = slowly
+        with second.websocket_connect("/ws") as one, second.websocket_connect("/ws") as other:
+            for socket in (one, other):
+                socket.send_json({"type": "open", "game_id": game["id"]})
+            time.sleep(HELLO_LAG_S / 4)
+            [event] = play(here, game["id"], ["d"])  # nobody known to follow it: not published
+            states = [one.receive_json(), other.receive_json()]
+    assert event["seq"] == 1
+    assert [state["seq"] for state in states] == [1, 1]
+    assert all(state["view"] == event["view"] for state in states)

@@ -32,7 +32,7 @@ from spielcenter.web.assets import load_assets
 from .cluster import ClusteredRegistry
 from .deps import Platform
 from .errors import install_error_handlers
-from .hub import Hub
+from .hub import Hub, Watcher
 from .latency import LatencyTrace
 from .logging import AccessLog, configure_logging, log
 from .memwatch import MemoryWatch
@@ -68,8 +68,12 @@ def _registry(
     from redis.asyncio import BlockingConnectionPool, Redis
 
     # Every publish borrows a connection: under load they wait for one instead of failing.
+    # RESP2: redis-py's RESP3 parser writes every pub/sub message into a debug line (``str`` of
+    # its bytes, whether the line is logged or not), 2.5 % of a process's instructions when
+    # each patience entry went through Redis (docs/performance.md, "Two processes: a patience
+    # entry without Redis"); nothing here needs RESP3.
     pool = BlockingConnectionPool.from_url(
-        settings.REDIS_URL, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
+        settings.REDIS_URL, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S, protocol=2
     )
     redis = Redis.from_pool(pool)
     return ClusteredRegistry(services, hub, redis, settings.REDIS_LEASE_MS, delays=delays)
@@ -88,8 +92,20 @@ def _share_games(games: GameService, hub: Hub, cluster: ClusteredRegistry) -> No
         games.forget(event["game_id"])
         await hub.publish(event, None)
 
+    async def resync(game_id: str) -> None:
+        # Each socket on the game is shown its stored position (cluster.py, ``_resync``).
+        games.forget(game_id)
+        for watcher in list(hub.watchers.get(game_id, ())):
+
+            async def deliver(messages: list[JSON], watcher: Watcher = watcher) -> None:
+                for message in messages:
+                    await watcher.send(message)
+
+            await games.catch_up(watcher.login.account_id, game_id, None, deliver)
+
     games.publish = publish
     cluster.on_game_event = written_elsewhere
+    cluster.on_game_resync = resync
 
 
 def _latency_trace(

@@ -22,7 +22,20 @@ one-process :class:`~spielcenter.server.registry.TableRegistry`:
 
 - **Patience games** have no owner: any process serves them. Their events also go to the
   processes holding a socket for the game (which drop their cached position), and the database
-  refuses a second writer (``services/games.py``, "One writer").
+  refuses a second writer (``services/games.py``, "One writer"). Only to those: a process
+  whose socket opens a game says ``hello`` on the game's channel and waits for a ``here`` from
+  every other process subscribed to it (each notes it as a follower) before the socket is shown
+  the stored position; a process publishes a game's event only while it knows another process
+  follows the game, or does not know (it never opened the game, or an answer is missing). An
+  entry that was not published was committed before its writer said ``here``, so the newcomer's
+  opening reads it from the database. A player with one window costs no Redis message per entry
+  (docs/performance.md, "Two processes: a patience entry without Redis"). Where that can fail,
+  the windows are shown the stored position again: an answer arriving after ``HELLO_WAIT_S``;
+  a second ``hello`` of the same follow (the sweep greets again where more processes listen
+  on a game's channel than are known, or an answer is missing); the bus reader having lost
+  Redis. A socket counts as following from before its ``hello``; a follow ends when no socket
+  of the process has the game, with a ``bye`` naming the follow (a late one does not end the
+  next); a follower is forgotten after nobody listened on its channel at two sweeps.
 
 The database is the last guard: a table's entries are keyed by ``(table, seq)``, so even two
 processes that both believed they owned a table could not both write its next entry.
@@ -31,10 +44,12 @@ processes that both believed they owned a table could not both write its next en
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
@@ -71,6 +86,22 @@ RETRY_S = 0.2
 """How often a command for a table whose owner died looks whether its lease has run out."""
 OWNER_CHECK_S = 0.5
 """How often a socket waiting for the owner's answer looks whether the owner is still there."""
+HELLO_WAIT_S = 2.0
+"""How long a process opening a patience game waits for the other followers' ``here``; one that
+does not answer in time leaves the game's followers unknown: its events are then always
+published."""
+
+
+@dataclass
+class Greeting:
+    """A ``hello`` of ours, until every process subscribed to the game's channel answered."""
+
+    game_id: str
+    answered: asyncio.Future[None]
+    heard: set[str] = field(default_factory=set)
+    """The processes that answered, and this one once its own ``hello`` came back to it."""
+    listening: int | None = None
+    """How many processes were subscribed to the channel when it went out (this one too)."""
 
 
 class RemoteSocket:
@@ -119,6 +150,30 @@ class ClusteredRegistry(TableRegistry):
         self.channels: set[str] = set()
         self.on_game_event: Callable[[JSON], Awaitable[None]] | None = None
         """Hands a patience event written by another process to this process's sockets."""
+        self.on_game_resync: Callable[[str], Awaitable[None]] | None = None
+        """Shows this process's sockets on a patience game its stored position again (another
+        process may not have published some of its events)."""
+        self.follows: dict[str, str] = {}
+        """Per patience game this process follows (a socket of its opened it), the id of the
+        follow: its ``hello``, ``here`` and ``bye`` carry it."""
+        self.followers: dict[str, dict[str, str]] = {}
+        """Per followed game, the other processes known to follow it too (with their follow's
+        id): its events are published only while there is one."""
+        self.unsure: set[str] = set()
+        """Followed games whose other followers are not all known (an answer to our ``hello``
+        is missing): their events are always published, and the sweep greets again."""
+        self.greetings: dict[str, Greeting] = {}
+        """Our ``hello``s waiting for answers, by nonce."""
+        self.joins: dict[str, asyncio.Future[None]] = {}
+        """Per followed game, its subscription and ``hello`` (every socket opening it waits
+        until they are done)."""
+        self.silent: set[str] = set()
+        """Followers on whose process channel nobody listened at the last sweep."""
+        self.gaps = 0
+        """The bus reader's failures handled so far (``Bus.gaps``)."""
+        self.lanes: dict[str, deque[JSON | None]] = {}
+        """Per patience game, what its sockets are still to be shown, in order: the events of
+        other processes, and the stored position (``None``)."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
         self.renewer: asyncio.Task[None] | None = None
@@ -234,6 +289,40 @@ class ClusteredRegistry(TableRegistry):
                 await self.get(table_id)
             except ServiceError as exc:  # it ended or was cancelled meanwhile
                 log.info("takeover_skipped", table=table_id, why=exc.code)
+        await self._check_followers()
+
+    async def _check_followers(self) -> None:
+        """Keep the followers of the patience games this process follows true:
+
+        - a follower that died said no ``bye``: once nobody listened on its process channel at
+          two sweeps in a row, its games' events are no longer published for it (a living
+          process is away for a moment while its pub/sub connection reconnects);
+        - greet again where an answer is missing, or more processes listen on a game's channel
+          than are known (a ``hello`` lost, a follower forgotten);
+        - after this process's reader lost Redis (``Bus.gaps``), events may have gone by
+          unheard: the sockets are shown the stored position of each followed game again.
+        """
+        if self.bus.gaps != self.gaps:
+            self.gaps = self.bus.gaps
+            for game_id in self.follows:
+                self._hand_on(game_id, None)
+        processes = sorted(set[str]().union(*self.followers.values()))
+        counts = await self.bus.listeners_of([Bus.process_channel(p) for p in processes])
+        silent = {p for p, count in zip(processes, counts, strict=True) if count == 0}
+        for known in self.followers.values():
+            for process in silent & self.silent:
+                known.pop(process, None)
+        self.silent = silent
+        games = [g for g, joining in self.joins.items() if joining.done() and not self._greeting(g)]
+        counts = await self.bus.listeners_of([Bus.game_channel(g) for g in games])
+        for game_id, count in zip(games, counts, strict=True):
+            followers = self.followers.get(game_id)
+            if followers is not None and (game_id in self.unsure or count > len(followers) + 1):
+                self.unsure.add(game_id)
+                self._spawn(self._greet(game_id))
+
+    def _greeting(self, game_id: str) -> bool:
+        return any(greeting.game_id == game_id for greeting in self.greetings.values())
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -442,8 +531,18 @@ class ClusteredRegistry(TableRegistry):
 
     # -- patience games: their events to the sockets of the other processes -----------------------
 
+    def shares(self, game_id: str) -> bool:
+        """Whether a patience event of ``game_id`` must go to Redis: another process follows
+        the game, or this process does not know (it does not follow the game itself, or an
+        answer to its ``hello`` is missing)."""
+        followers = self.followers.get(game_id)
+        return followers is None or bool(followers) or game_id in self.unsure
+
     async def publish_game(self, event: JSON) -> None:
-        """A committed patience event, for the other processes holding a socket for the game."""
+        """A committed patience event, for the other processes holding a socket for the game
+        (none known: nothing is sent)."""
+        if not self.shares(event["game_id"]):
+            return
         message = {"op": "game", "from": self.me, "event": event}
         try:
             await self.bus.publish(Bus.game_channel(event["game_id"]), message)
@@ -451,18 +550,133 @@ class ClusteredRegistry(TableRegistry):
             log.warning("game_event_not_shared", game=event["game_id"])
 
     async def follow_game(self, game_id: str) -> None:
-        """A socket of this process opened the game: hear the other processes' events of it."""
+        """A socket of this process opens the game: hear the other processes' events of it, and
+        have them publish theirs from now on. Returns once every other follower has said
+        ``here`` (or ``HELLO_WAIT_S`` passed): what they did not publish is committed by then,
+        so the socket's opening, which reads the database after this, shows it. The socket
+        counts as following from before the call (its ``games`` hold the game): a socket of
+        the game closing meanwhile does not end the follow."""
+        joining = self.joins.get(game_id)
+        if joining is None:  # the first socket here: the others of it wait for the same answers
+            joining = self.joins[game_id] = asyncio.ensure_future(self._join(game_id))
+        try:
+            await asyncio.shield(joining)
+        except RedisError:  # published (and not heard) until a socket opens it with Redis back
+            log.warning("game_not_followed", game=game_id)
+
+    async def _join(self, game_id: str) -> None:
         channel = Bus.game_channel(game_id)
-        if channel not in self.channels:
-            self.channels.add(channel)
+        self.follows[game_id] = secrets.token_hex(8)
+        self.channels.add(channel)
+        self.followers[game_id] = {}
+        self.unsure.add(game_id)  # until every other follower is known
+        try:
             await self.bus.subscribe(channel)
+            await self._greet(game_id)
+        except BaseException:  # not followed: the next socket opening it tries again
+            self._end_follow(game_id)
+            with contextlib.suppress(RedisError):
+                await self.bus.unsubscribe(channel)
+            raise
+
+    async def _greet(self, game_id: str) -> None:
+        """Say ``hello`` on the game's channel; return once every process subscribed to it
+        has answered and our own ``hello`` came back (so our subscription was counted), or
+        ``HELLO_WAIT_S`` passed (or Redis failed): then the game stays unsure, its events
+        published, and the next sweep greets again."""
+        nonce, follow = secrets.token_hex(8), self.follows[game_id]
+        greeting = Greeting(game_id, asyncio.get_running_loop().create_future())
+        self.greetings[nonce] = greeting
+        hello = {"op": "hello", "from": self.me, "game": game_id, "nonce": nonce, "follow": follow}
+        try:
+            greeting.listening = await self.bus.publish_counted(Bus.game_channel(game_id), hello)
+            self._hear(nonce, None)
+            await asyncio.wait_for(greeting.answered, HELLO_WAIT_S)
+        except (TimeoutError, RedisError):
+            listening, heard = greeting.listening, len(greeting.heard)
+            log.warning("game_followers_unknown", game=game_id, listening=listening, heard=heard)
+            return
+        finally:
+            self.greetings.pop(nonce, None)
+        if self.follows.get(game_id) == follow:  # still this follow (its sockets may be gone)
+            self.unsure.discard(game_id)
+
+    def _hear(self, nonce: str, process: str | None) -> bool:
+        """Note who answered our ``hello`` ``nonce`` (``None``: nobody new); False if no
+        greeting waits for it any more."""
+        greeting = self.greetings.get(nonce)
+        if greeting is None:
+            return False
+        if process is not None:
+            greeting.heard.add(process)
+        listening = greeting.listening
+        everybody = listening is not None and len(greeting.heard) >= listening
+        if everybody and self.me in greeting.heard and not greeting.answered.done():
+            greeting.answered.set_result(None)
+        return True
+
+    async def _greeted(self, message: JSON) -> None:
+        """A ``hello`` on a game we follow: publish its events from now on, and say so
+        (``here``), so that the other process knows we follow it too. A second ``hello`` of
+        the same follow: it did not know of us for a while and may not have published every
+        event: our sockets on the game are shown its stored position again."""
+        game_id, sender, follow = message["game"], message["from"], message["follow"]
+        followers = self.followers.get(game_id)
+        if sender == self.me:  # our own, back: our subscription was counted
+            self._hear(message["nonce"], sender)
+            return
+        if followers is None:
+            return
+        if followers.get(sender) == follow:
+            self._hand_on(game_id, None)
+        followers[sender] = follow  # before the answer: every entry after it is published
+        here = {**message, "op": "here", "from": self.me, "follow": self.follows[game_id]}
+        self._spawn(self._answer(Bus.process_channel(sender), here))
+
+    def _heard(self, message: JSON) -> None:
+        """Another follower answered our ``hello`` (``here``). Too late (``HELLO_WAIT_S``
+        passed): our sockets were shown a position that may lack entries it committed before
+        it heard us, unpublished; they are shown the stored position again."""
+        followers = self.followers.get(message["game"])
+        if followers is None:
+            return
+        followers[message["from"]] = message["follow"]
+        if not self._hear(message["nonce"], message["from"]):
+            self._hand_on(message["game"], None)
+
+    async def _answer(self, channel: str, message: JSON) -> None:
+        try:
+            await self.bus.publish(channel, message)
+        except RedisError:  # it waits HELLO_WAIT_S, then publishes every event of the game
+            log.warning("game_hello_unanswered", channel=channel)
+
+    def _farewell(self, message: JSON) -> None:
+        """Another process stopped following a game (``bye``): unless it follows the game
+        again already (a ``hello`` of its new follow can arrive before the old ``bye``)."""
+        followers = self.followers.get(message["game"], {})
+        if followers.get(message["from"]) == message["follow"]:
+            del followers[message["from"]]
 
     async def _unfollow_games(self, connection: Watcher) -> None:
+        """A socket closed: stop following each of its games no other socket here has."""
         for game_id in connection.games:
+            if game_id not in self.follows:
+                continue
+            if any(game_id in other.games for other in self.hub.connections):
+                continue
+            follow = self.follows[game_id]
+            self._end_follow(game_id)
             channel = Bus.game_channel(game_id)
-            if channel in self.channels and not self.hub.watchers.get(game_id):
-                self.channels.discard(channel)
-                await self.bus.unsubscribe(channel)
+            await self.bus.unsubscribe(channel)
+            bye = {"op": "bye", "from": self.me, "game": game_id, "follow": follow}
+            await self.bus.publish(channel, bye)
+
+    def _end_follow(self, game_id: str) -> None:
+        self.follows.pop(game_id, None)
+        self.channels.discard(Bus.game_channel(game_id))
+        self.followers.pop(game_id, None)
+        self.unsure.discard(game_id)
+        self.joins.pop(game_id, None)
 
     # -- the bus ----------------------------------------------------------------------------------
 
@@ -485,13 +699,44 @@ class ClusteredRegistry(TableRegistry):
                 if remote is not None:
                     self.hub.remove(remote)
             case "game":
-                if message["from"] != self.me and self.on_game_event is not None:
-                    await self.on_game_event(message["event"])
+                if message["from"] != self.me:
+                    self._hand_on(message["event"]["game_id"], message["event"])
+            case "hello":
+                await self._greeted(message)
+            case "here":
+                self._heard(message)
+            case "bye":
+                self._farewell(message)
             case "moved":
                 for connection in self.following.pop(message["table"], {}).values():
                     self._spawn(self._reopen(message["table"], connection))
             case other:
                 log.warning("bus_unknown_message", channel=channel, op=other)
+
+    def _hand_on(self, game_id: str, event: JSON | None) -> None:
+        """Show a patience game's sockets another process's ``event``, or (``None``) the
+        stored position again, outside the bus reader and in order per game: a socket slow to
+        take it (up to ``SEND_TIMEOUT_S``) holds up its own game only, not every message of
+        the process; a position read is not sent after a later event."""
+        lane = self.lanes.get(game_id)
+        if lane is None:
+            lane = self.lanes[game_id] = deque()
+            self._spawn(self._drive(game_id, lane))
+        lane.append(event)
+
+    async def _drive(self, game_id: str, lane: deque[JSON | None]) -> None:
+        try:
+            while lane:
+                event = lane.popleft()
+                try:
+                    if event is not None and self.on_game_event is not None:
+                        await self.on_game_event(event)
+                    elif event is None and self.on_game_resync is not None:
+                        await self.on_game_resync(game_id)
+                except Exception:
+                    log.exception("game_lane_failed", game=game_id, resync=event is None)
+        finally:
+            del self.lanes[game_id]
 
     def _note_answer(self, socket_id: str, message: JSON) -> None:
         """A relayed message carrying a routed command's ``ref`` is that command's answer."""

@@ -153,7 +153,7 @@ class TableRegistry:
         self.forget_idle()
 
     async def follow_game(self, game_id: str) -> None:
-        """A socket of this process opened a patience game (other processes may write it)."""
+        """A socket of this process opens a patience game (other processes may write it)."""
 
     async def summaries(self, account_id: str, state: str | None) -> list[JSON]:
         """Summaries of the tables ``account_id`` sits at, newest first."""

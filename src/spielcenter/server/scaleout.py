@@ -28,9 +28,12 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
 
 from .logging import log
 
+READ_RETRY_S = 0.5
+"""How long the bus reader waits before trying again when Redis is away."""
 LEASE_MS = 10_000
 """How long a lease lasts unless renewed; owners renew at a third of it."""
 
@@ -123,6 +126,8 @@ class Bus:
         self.prefix = prefix
         self.pubsub: PubSub = redis.pubsub(ignore_subscribe_messages=True)
         self._reader: asyncio.Task[None] | None = None
+        self.gaps = 0
+        """How often reading failed (Redis away): messages may have gone by unheard."""
 
     @staticmethod
     def table_channel(table_id: str) -> str:
@@ -143,10 +148,28 @@ class Bus:
         """Send a message to every process subscribed to ``channel``; how many got it."""
         return int(await self.redis.publish(self.prefix + channel, json.dumps(message)))
 
+    async def publish_counted(self, channel: str, message: dict[str, Any]) -> int:
+        """Publish as :meth:`publish` does; how many connections were subscribed to the channel
+        itself at that moment (one transaction: a pattern's subscriber, a monitoring tool's
+        ``PSUBSCRIBE``, is not counted, as :meth:`publish`'s answer would)."""
+        name = self.prefix + channel
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.pubsub_numsub(name)
+            pipe.publish(name, json.dumps(message))
+            [(_, count)], _ = await pipe.execute()
+        return int(count)
+
     async def listeners(self, channel: str) -> int:
         """How many processes are subscribed to ``channel`` now (0: its process is gone)."""
         [(_, count)] = await self.redis.pubsub_numsub(self.prefix + channel)
         return int(count)
+
+    async def listeners_of(self, channels: list[str]) -> list[int]:
+        """How many processes are subscribed to each of ``channels`` now (one round trip)."""
+        if not channels:
+            return []
+        counts = await self.redis.pubsub_numsub(*(self.prefix + c for c in channels))
+        return [int(count) for _, count in counts]
 
     async def subscribe(self, *channels: str) -> None:
         """Receive the messages of these channels from now on."""
@@ -165,7 +188,13 @@ class Bus:
             if not self.pubsub.subscribed:
                 await asyncio.sleep(0.05)
                 continue
-            message = await self.pubsub.get_message(timeout=1.0)
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except (RedisError, OSError):  # redis-py gave up reconnecting: try again later
+                self.gaps += 1
+                log.warning("bus_read_failed", gaps=self.gaps)
+                await asyncio.sleep(READ_RETRY_S)
+                continue
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"]

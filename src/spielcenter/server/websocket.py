@@ -250,7 +250,7 @@ class Tables(Protocol):
         """A socket of this process closed."""
 
     async def follow_game(self, game_id: str) -> None:
-        """A socket of this process opened a patience game."""
+        """A socket of this process opens a patience game (before it is shown the position)."""
 
 
 def _tables(socket: WebSocket) -> Tables:
@@ -400,8 +400,13 @@ async def _dispatch(
                 for outgoing in messages:
                     await connection.send(with_ref(outgoing, ref))
 
-            await games.catch_up(account, game_id, last_seq, deliver)
+            # Followed before the position is read: with several processes, every entry the
+            # others did not publish (they knew no other follower) is committed by then
+            # (cluster.py). Only its owner follows a game: ``open`` refuses anybody else first.
+            await games.open(account, game_id)
+            connection.games.add(game_id)  # follows from now (before it watches: cluster.py)
             await _tables(connection.socket).follow_game(game_id)
+            await games.catch_up(account, game_id, last_seq, deliver)
         case MoveMessage(game_id=game_id, move=move, seq=seq):
             await games.move(account, game_id, move, seq, origin)
         case UndoMessage(game_id=game_id, seq=seq):

@@ -403,8 +403,14 @@ class GameService:
             self._live.pop(game_id, None)
             live = await self.open(account_id, game_id)
         async with live.lock:
-            missed = None if last_seq is None else self.missed(live, last_seq)
-            await deliver([self.state_message(live)] if missed is None else missed)
+            # Another process's event dropped the cache since it was read (``forget``), and
+            # went to the watchers, ``deliver``'s socket not yet among them: read it again.
+            dropped = self.shared and self._live.get(game_id) is not live
+            if not dropped:
+                missed = None if last_seq is None else self.missed(live, last_seq)
+                await deliver([self.state_message(live)] if missed is None else missed)
+        if dropped:
+            await self.catch_up(account_id, game_id, last_seq, deliver)
 
     def forget(self, game_id: str) -> None:
         """Drop the cached position (another process wrote the game): the next access replays."""
