@@ -91,6 +91,26 @@ WAITING = (
 """Waiting games (:mod:`spielcenter.solvers.crazy_quilt_waiting`, compiled since issue 41)."""
 
 
+def _in_plain_python(answers: str) -> object:
+    """What this module's function ``answers`` returns in a new interpreter told to ignore the
+    build (``SPIELCENTER_PURE_PYTHON=1``): the same source run as plain Python."""
+    script = (
+        "import json, sys; sys.path.insert(0, 'tests/unit'); import test_native as t; "
+        "from spielcenter import native; assert not native.active(); "
+        f"print(json.dumps(t.{answers}()))"
+    )
+    environment = {**os.environ, native.PURE_SWITCH: "1"}
+    output = subprocess.run(
+        [sys.executable, "-c", script],
+        env=environment,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=native.ROOT,
+    ).stdout
+    return json.loads(output)
+
+
 def _solved_in_this_process() -> list[list[object]]:
     answers: list[list[object]] = []
     for game, variant, deal, budget in SOLVED:
@@ -108,21 +128,7 @@ def test_compiled_and_plain_python_solvers_answer_alike() -> None:
     # The budgets count positions, not seconds, so the same source must give the same verdicts,
     # positions and lines whichever way it runs.
     assert native.active(), "the compiled solvers are missing or stale: run make install"
-    script = (
-        "import json, sys; sys.path.insert(0, 'tests/unit'); import test_native as t; "
-        "from spielcenter import native; assert not native.active(); "
-        "print(json.dumps(t._solved_in_this_process()))"
-    )
-    environment = {**os.environ, native.PURE_SWITCH: "1"}
-    output = subprocess.run(
-        [sys.executable, "-c", script],
-        env=environment,
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=native.ROOT,
-    ).stdout
-    assert json.loads(output) == _solved_in_this_process()
+    assert _in_plain_python("_solved_in_this_process") == _solved_in_this_process()
 
 
 def _relaxed_games_in_this_process() -> list[list[object]]:
@@ -178,22 +184,8 @@ def test_compiled_and_plain_python_relaxed_games_answer_alike() -> None:
     # shift written with a literal 1 on its left once computed in 32 bits there): every answer
     # and count must be the plain Python one, on positions of every suit and rank.
     assert native.active(), "the compiled solvers are missing or stale: run make install"
-    script = (
-        "import json, sys; sys.path.insert(0, 'tests/unit'); import test_native as t; "
-        "from spielcenter import native; assert not native.active(); "
-        "print(json.dumps(t._relaxed_games_in_this_process()))"
-    )
-    environment = {**os.environ, native.PURE_SWITCH: "1"}
-    output = subprocess.run(
-        [sys.executable, "-c", script],
-        env=environment,
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=native.ROOT,
-    ).stdout
     compiled = _relaxed_games_in_this_process()
-    assert json.loads(output) == compiled
+    assert _in_plain_python("_relaxed_games_in_this_process") == compiled
     heads = compiled[-1]
     assert len(set(heads)) == len(heads) == 60
     games = compiled[:-1:2]
