@@ -31,6 +31,7 @@ __all__ = [
     "bit",
     "founded",
     "position_of",
+    "touches",
     "vanish",
 ]
 
@@ -137,6 +138,15 @@ def position_of(state: QuiltState) -> Position:
 
 Fnd = tuple[int, ...]
 WON_FND: Final[Fnd] = (KING,) * 4 + (ACE,) * 4
+
+
+def touches(a: int, b: int, round_the_corner: bool) -> bool:
+    """Whether two card codes may build on each other: same suit and one rank apart (king and
+    ace too, round the corner)."""
+    if a >> 4 != b >> 4:
+        return False
+    gap = abs(a - b)
+    return gap == 1 or (round_the_corner and gap == KING - ACE)
 
 
 def founded(fnd: Fnd, slot: int, rank: int) -> Fnd:

@@ -42,6 +42,7 @@ from spielcenter.solvers.crazy_quilt_position import (
     available,
     bit,
     founded,
+    touches,
     vanish,
 )
 from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable, clearable_left
@@ -100,10 +101,7 @@ class Search:
 
     def touch(self, a: int, b: int) -> bool:
         """Same suit and one rank apart (king and ace too, round the corner)."""
-        if a >> 4 != b >> 4:
-            return False
-        gap = abs(a - b)
-        return gap == 1 or (self.round_the_corner and gap == KING - ACE)
+        return touches(a, b, self.round_the_corner)
 
     def _in_quilt(self, code: int, gone: int) -> bool:
         return bool(self.cells_of[code] & ~gone)

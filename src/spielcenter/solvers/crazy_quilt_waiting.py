@@ -66,7 +66,7 @@ from typing import Final
 from spielcenter.games.cards import ACE, KING, SUIT_NAMES, SUITS
 from spielcenter.games.crazy_quilt import CELL_NAMES
 from spielcenter.solvers.codes import RANK
-from spielcenter.solvers.crazy_quilt_position import FREES, Position, available, bit
+from spielcenter.solvers.crazy_quilt_position import FREES, Position, available, bit, touches
 from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
@@ -153,10 +153,7 @@ class WaitingSearch:
 
     def touch(self, a: int, b: int) -> bool:
         """Same suit and one rank apart (king and ace too, round the corner)."""
-        if a >> 4 != b >> 4:
-            return False
-        gap = abs(a - b)
-        return gap == 1 or (self.round_the_corner and gap == KING - ACE)
+        return touches(a, b, self.round_the_corner)
 
     def may_leave(self, released: int, suit: int) -> int:
         """The cards of ``suit`` (as a card mask) whose waiting ghosts may leave once the ranks
