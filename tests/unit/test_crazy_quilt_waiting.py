@@ -14,12 +14,16 @@ waste (they wait for a foundation only), fails the first claim.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from itertools import combinations, pairwise
 from typing import NamedTuple
 
 import pytest
 
+from spielcenter.cli import main
+from spielcenter.cli.solve import EXIT_LOST
+from spielcenter.games.base import Status
 from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import (
     CELL_INDEX,
@@ -33,9 +37,17 @@ from spielcenter.games.crazy_quilt import (
     parse_move,
     ranks_touch,
 )
+from spielcenter.solvers.crazy_quilt import BEAM_PARTS, BEAM_SHARE, SUITS_SHARE, solve
+from spielcenter.solvers.crazy_quilt_beam import run_beams
+from spielcenter.solvers.crazy_quilt_honest import play_from
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_suits import lost_alone
-from spielcenter.solvers.crazy_quilt_waiting import decide_waiting, lost_waiting
+from spielcenter.solvers.crazy_quilt_waiting import (
+    FIRST_ROUND,
+    decide_waiting,
+    lost_waiting,
+    lost_waiting_in_rounds,
+)
 from spielcenter.solvers.winnable import list_path, read_proofs, winnable_deals
 
 from .exhaustive import some_line_wins
@@ -312,6 +324,60 @@ def test_the_solver_proves_the_diamonds_of_deal_728_lost_while_each_suit_alone_i
     proof = lost_waiting(position, 4_000_000)
     assert proof.suits == "D"
     assert str(proof) == PROOF_728
+
+
+def test_the_second_round_gives_an_undecided_suit_what_the_others_left() -> None:
+    """Rule (``lost_waiting_in_rounds``): each suit first gets 1/16 of the budget, then the
+    suits still undecided share what is left. Deal 728's diamonds need 377 879 positions: within
+    450 000 in all the two rounds prove them lost, an even share (112 500 a suit) does not."""
+    position = position_of(make("classic").start(728))
+    assert decide_waiting(position, "D", 450_000 // FIRST_ROUND).result == "unknown"
+    rounds = lost_waiting_in_rounds(position, 450_000)
+    assert rounds.suits == "D"
+    assert str(rounds) == PROOF_728
+    assert 377_879 < rounds.nodes <= 450_000
+    assert lost_waiting(position, 450_000).suits == ""
+
+
+@pytest.mark.parametrize(("variant", "as_json"), [("classic", False), ("round-the-corner", True)])
+def test_solve_proves_deal_728_lost_by_the_waiting_game_of_its_diamonds(
+    variant: str, as_json: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rule (``solve``, step 5): when every search before it leaves a deal undecided, ``solve``
+    asks each suit's waiting game with 1/6 of its budget on top. At the command line's budget
+    (3 000 000 positions, all spent by the steps before) it answers deal 728 ``lost``, the
+    waiting game of its diamonds the proof, in both variants with one redeal (the text answer
+    in one, the JSON one in the other: each run costs some 3 400 000 positions)."""
+    argv = ["solve", "crazy-quilt", "--variant", variant, "--deal", "728"]
+    if not as_json:
+        assert main(argv) == EXIT_LOST
+        out = capsys.readouterr().out
+        assert f"crazy-quilt {variant} deal 728: lost" in out
+        assert f"no winning line exists: {PROOF_728}" in out
+        return
+    assert main([*argv, "--json"]) == EXIT_LOST
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["result"] == "lost"
+    assert answer["moves"] == []
+    assert answer["proof"] == PROOF_728
+    assert 3_000_000 + 377_879 < answer["nodes"] <= 3_000_000 * (1 + 1 / 20 + 1 / 20 + 1 / 6)
+
+
+def test_solve_asks_no_waiting_game_of_a_deal_its_beams_win() -> None:
+    """Rule (``solve``, step 5): the waiting game is asked last, so a deal the beams win
+    costs what the honest trial, the suits alone and the beams cost, not a position more, and
+    its line replays."""
+    game = make("classic")
+    budget = 3_000_000
+    verdict = solve(2, "classic", node_budget=budget)
+    assert verdict.result == "won"
+    assert is_won(game.replay(2, verdict.moves))
+    state = game.start(2)
+    trial = play_from(state, budget // 20, guarded=False)
+    alone = lost_alone(position_of(state), budget // SUITS_SHARE)
+    beams = run_beams("thrifty", position_of(state), node_budget=budget * BEAM_SHARE // BEAM_PARTS)
+    assert trial.status is not Status.WON and beams.result == "won"
+    assert verdict.nodes == trial.nodes + alone.nodes + beams.nodes
 
 
 def test_waiting_games_of_listed_wins_are_not_lost() -> None:
