@@ -20,6 +20,7 @@ from itertools import combinations, pairwise
 from typing import NamedTuple
 
 import pytest
+from bench.crazy_quilt_summary import LOST_WAITING, proven_lost
 
 from spielcenter.cli import main
 from spielcenter.cli.solve import EXIT_LOST
@@ -378,6 +379,34 @@ def test_solve_asks_no_waiting_game_of_a_deal_its_beams_win() -> None:
     beams = run_beams("thrifty", position_of(state), node_budget=budget * BEAM_SHARE // BEAM_PARTS)
     assert trial.status is not Status.WON and beams.result == "won"
     assert verdict.nodes == trial.nodes + alone.nodes + beams.nodes
+
+
+@pytest.mark.parametrize("variant", sorted(LOST_WAITING))
+def test_the_summarys_waiting_losses_are_proven_again(variant: str) -> None:
+    """The figure's upper bound (bench/crazy_quilt_summary.py) counts the deals of its list of
+    waiting-game losses without searching them; each is searched again here, so the list cannot
+    claim a loss the waiting game does not prove."""
+    assert LOST_WAITING[variant]
+    game = make(variant)
+    for deal, suits in LOST_WAITING[variant].items():
+        verdict = decide_waiting(position_of(game.start(deal)), suits, 1_000_000)
+        assert verdict.result == "lost", (variant, deal, suits)
+
+
+def test_the_summarys_upper_bound_counts_the_waiting_games_losses() -> None:
+    """Rule (the figure's red mark, *not proven lost*): a deal is proven lost by a suit alone,
+    by a ``lost`` record (a proof of ``solve``) or by a suit's waiting game. Deal 728, unknown in
+    the records of the thrifty beams at 3 000 000 positions, counts as lost; deal 175 (its
+    diamonds alone) too, and deal 83 (every suit's games won) does not."""
+    records = [
+        {"deal": 83, "result": "unknown"},
+        {"deal": 175, "result": "lost"},
+        {"deal": 728, "result": "unknown"},
+    ]
+    assert proven_lost("classic", records) == [175, 728]
+    assert proven_lost("classic", [{**records[1], "result": "unknown"}]) == [175]
+    assert proven_lost("classic", [{"deal": 1, "result": "lost"}]) == [1]
+    assert proven_lost("second-redeal", records[2:]) == []
 
 
 def test_waiting_games_of_listed_wins_are_not_lost() -> None:
