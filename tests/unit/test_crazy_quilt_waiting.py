@@ -56,6 +56,7 @@ from spielcenter.solvers.crazy_quilt_waiting import (
     lost_waiting,
     lost_waiting_in_rounds,
 )
+from spielcenter.solvers.verdict import OutOfBudget
 from spielcenter.solvers.winnable import list_path, read_proofs, winnable_deals
 
 from .exhaustive import some_line_wins
@@ -540,6 +541,22 @@ def test_solve_proves_deal_728_lost_by_the_waiting_game_of_its_diamonds(
     assert answer["moves"] == []
     assert answer["proof"] == PROOF_728
     assert 3_000_000 + 377_879 < answer["nodes"] <= 3_000_000 * (1 + 1 / 20 + 1 / 20 + 1 / 6)
+
+
+def test_a_waiting_search_stopped_by_its_progress_answers_unknown() -> None:
+    """Rule (how ``solve`` keeps a time budget in the waiting game): a search whose
+    ``progress`` raises ``OutOfBudget`` stops and answers ``unknown``, and the rounds then
+    prove nothing; a spent time budget makes ``solve`` answer ``unknown`` for deal 728."""
+
+    def stop(_nodes: int) -> None:
+        raise OutOfBudget
+
+    position = position_of(make("classic").start(728))
+    verdict = decide_waiting(position, "D", 1_000_000, stop, every=1_000)
+    assert verdict.result == "unknown"
+    assert 1_000 <= verdict.nodes < 2_000
+    assert lost_waiting_in_rounds(position, 500_000, stop, every=1_000).suits == ""
+    assert solve(728, "classic", node_budget=3_000_000, time_budget=0.2).result == "unknown"
 
 
 def test_solve_asks_no_waiting_game_of_a_deal_its_beams_win() -> None:
