@@ -151,11 +151,12 @@ docs/winrates-crazy-quilt.md, *Thrifty beams*)."""
 
 THRIFTY_BACKUPS: Final = 0
 """How often each beam of :func:`thrifty_beams` backs up (:data:`BACKUPS` for the other beams):
-never. A beam that backs up eight times cost three to four times as much on the deals it does
-not win, so within 3 000 000 positions the thrifty beams ran 13-18 beams instead of 20-50 and
-seldom reached their wide restarts; without back-ups they win 24 of the 60 classic wins they
-missed at 3 000 000 (8 of the 10 the older solver decided) and lose 9 of the 923 they won
-(measured in docs/winrates-crazy-quilt.md, *Thrifty beams that do not back up*)."""
+never. A beam that backs up up to eight times cost three to four times as much on the deals it
+does not win, so within 3 000 000 positions the thrifty beams ran 9-20 beams instead of 18-46
+(ten classic deals) and seldom reached their wide restarts; without back-ups they win 24 of the
+60 classic wins they missed at 3 000 000 (8 of the 10 the older solver decided) and lose 10 of
+the 923 they won (measured in docs/winrates-crazy-quilt.md, *Thrifty beams that do not back
+up*)."""
 
 THRIFTY_RESTARTS: Final = 6
 """How many narrow restarts :func:`thrifty_beams` runs before each of its wide restarts (two
