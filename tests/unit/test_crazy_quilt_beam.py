@@ -32,11 +32,13 @@ from spielcenter.solvers.crazy_quilt_beam import (
     SCORES,
     SHAKEN_SCORE,
     SHARED_WIDTH,
+    THRIFTY_BACKUPS,
     THRIFTY_CHECK_BUDGET,
     THRIFTY_RESTARTS,
     WIDE_WIDTH,
     LastPass,
     _Beam,
+    _beams_in_turn,
     _best_of_each_foundation_state_first,
     _graded,
     _mixed,
@@ -400,11 +402,13 @@ def test_after_the_narrow_beams_the_thrifty_beams_run_six_narrow_restarts_and_a_
     assert list(itertools.islice(_thrifty(), len(PLANS) + 8)) == narrow + then
 
 
-def test_the_thrifty_beams_are_those_beams_with_checks_of_fewer_nodes() -> None:
+def test_the_thrifty_beams_are_those_beams_with_checks_of_fewer_nodes_and_no_back_ups() -> None:
     # Every beam of the thrifty beams asks its relaxed checks with THRIFTY_CHECK_BUDGET nodes,
-    # sharing the answers: run one by one with that budget they spend the same positions and
-    # find the same line (classic deal 14: the second narrow beam wins).
+    # sharing the answers, and backs up THRIFTY_BACKUPS times (never): run one by one so they
+    # spend the same positions and find the same line (classic deal 14: the third narrow beam
+    # wins; backing up, the second did).
     assert THRIFTY_CHECK_BUDGET < BEAM_CHECK_BUDGET
+    assert THRIFTY_BACKUPS < BACKUPS
     position = position_of(start_state(14, "classic"))
     thrifty = thrifty_beams(position, node_budget=200_000)
     checks: dict[bytes, bool] = {}
@@ -420,23 +424,41 @@ def test_the_thrifty_beams_are_those_beams_with_checks_of_fewer_nodes() -> None:
                 checks=checks,
                 diverse=diverse,
                 check_budget=THRIFTY_CHECK_BUDGET,
+                backups=THRIFTY_BACKUPS,
             )
         )
         if beams[-1].result != "unknown":
             break
-    assert [v.result for v in beams] == ["unknown", "won"]
+    assert [v.result for v in beams] == ["unknown", "unknown", "won"]
     assert thrifty.nodes == sum(v.nodes for v in beams) and thrifty.moves == beams[-1].moves
 
 
 def test_checks_of_fewer_nodes_let_the_beams_win_within_a_budget_the_mixed_beams_spend() -> None:
     # Classic deal 14: with checks of 20 nodes the mixed beams (the solver's until 2026-12-07)
     # spend 110 000 positions without a win (their second beam wins it in 157 879); the thrifty
-    # beams, whose checks give up after 2 nodes, win it in 97 755. The line replays.
+    # beams, whose checks give up after 2 nodes (and whose beams do not back up), win it in
+    # 67 113 (97 755 while they backed up). The line replays.
     thrifty = beams_on(14, "thrifty", 110_000)
     assert thrifty.result == "won" and thrifty.nodes <= 110_000
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(14, thrifty.moves)) is Status.WON
     assert beams_on(14, "mixed", 110_000).result == "unknown"
+
+
+def test_thrifty_beams_that_do_not_back_up_reach_the_wide_restart_that_wins_deal_413() -> None:
+    # Classic deal 413, decided by the older solver's one run (2026-12-07, mixed beams) and left
+    # unknown at 3 000 000 positions by the thrifty beams while each backed up BACKUPS times:
+    # a beam that backs up costs several times as much, and the eleven narrow beams and the
+    # first restarts spent the budget before the first wide restart ran. Without back-ups the
+    # thrifty beams reach it (the eighteenth beam) and it wins, in 1 155 775 positions; the same
+    # beams backing up spend 1 200 000 without a win. The line replays to a won game.
+    thrifty = beams_on(413, "thrifty", 1_200_000)
+    assert thrifty.result == "won" and thrifty.nodes <= 1_200_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(413, thrifty.moves)) is Status.WON
+    position = position_of(start_state(413, "classic"))
+    backing = _beams_in_turn(position, _thrifty(), 1_200_000, None, THRIFTY_CHECK_BUDGET, BACKUPS)
+    assert backing.result == "unknown" and backing.nodes >= 1_200_000
 
 
 def test_the_narrow_restarts_win_with_one_cheap_beam_deals_the_narrow_widening_beams_spend_on() -> (

@@ -14,6 +14,7 @@ from functools import cache
 
 import pytest
 
+from spielcenter.cli.solve import DEFAULT_BUDGETS
 from spielcenter.games import Status, get_game
 from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import CELL_INDEX, CELLS, SIZE, VARIANTS, QuiltState
@@ -321,7 +322,7 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_thrifty_beams() 
 
 def test_by_default_the_solver_runs_the_thrifty_beams() -> None:
     # Classic deal 14 (tests/unit/test_crazy_quilt_beam.py): the thrifty beams win it in
-    # 97 755 positions; the mixed beams, the default until 2026-12-07, do not within 110 000.
+    # 67 113 positions; the mixed beams, the default until 2026-12-07, do not within 110 000.
     # With 117 334 positions the beams' share is 110 000, the budget of the beams' own test, so
     # `solve` must win with exactly the thrifty beams' line (their runs are remembered in
     # tests/unit/crazy_quilt_runs.py, one run for both modules). The line replays to a won game.
@@ -332,6 +333,19 @@ def test_by_default_the_solver_runs_the_thrifty_beams() -> None:
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(14, verdict.moves)) is Status.WON
     assert beams_on(14, "mixed", 110_000).result == "unknown"
+
+
+def test_by_default_the_solver_wins_deal_413_which_its_beams_missed_while_they_backed_up() -> None:
+    # Classic deal 413 (tests/unit/test_crazy_quilt_beam.py): within the budget a user's run
+    # gives a deal (`spielcenter solve` and `winrate` without --budget) `solve` wins it with the
+    # thrifty beams' line (their first wide restart, which the beams reach now that none backs
+    # up); the line replays to a won game.
+    budget = DEFAULT_BUDGETS["crazy-quilt"]
+    verdict = solve(413, "classic", node_budget=budget)
+    assert verdict.result == "won" and verdict.nodes <= budget
+    assert verdict.moves == beams_on(413, "thrifty", 1_200_000).moves
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(413, verdict.moves)) is Status.WON
 
 
 def test_the_solver_may_run_the_graded_beams_in_place_of_its_thrifty_beams() -> None:

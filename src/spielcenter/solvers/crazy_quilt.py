@@ -21,7 +21,8 @@ reasoning is in ``docs/winrates-crazy-quilt.md``):
 3. **Beams** over the passes before the last (:mod:`~spielcenter.solvers.crazy_quilt_beam`),
    15/16 of the budget: they revisit the early choices a depth-first search leaves for last
    (docs/winrates-crazy-quilt.md holds the measurement). By default the *thrifty* beams: the
-   narrow widening beams, then wide and narrow restarts, with checks that give up sooner.
+   narrow widening beams, then wide and narrow restarts, with checks that give up sooner and
+   no beam backing up, so that the budget runs many beams.
 4. **The exhaustive search** (:mod:`~spielcenter.solvers.crazy_quilt_search`): a plain one gets a
    quarter of what is left, then the search with the check across the redeal the rest, skipping
    what the plain one searched to the end.
@@ -108,8 +109,9 @@ def solve(
     ``beams`` names the beams' share of the search: ``thrifty``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.thrifty_beams`, the default: the narrow
     widening beams, then six narrow restarts and a wide one in turn, every relaxed check of 2
-    nodes), ``graded`` (:func:`~spielcenter.solvers.crazy_quilt_beam.graded_beams`: the thrifty
-    beams, each restart followed by its graded twin), ``mixed``
+    nodes, no beam backing up), ``graded``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.graded_beams`: the thrifty beams, each
+    restart followed by its graded twin), ``mixed``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.mixed_beams`, the default until 2026-12-07:
     the narrow widening beams, then wider ones and wide restarts in turn), ``widening``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default until

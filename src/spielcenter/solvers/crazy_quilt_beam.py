@@ -27,7 +27,7 @@ matter.
    (:meth:`_Beam.last_pass_beam`).
 4. When every kept position has died, the beam backs up :data:`BACK_CARDS` cards and goes on
    with the positions ranked just after those it kept there (at most :data:`BACKUPS` times,
-   :meth:`_Beam.back_up`).
+   :meth:`_Beam.back_up`; the beams of :func:`thrifty_beams` do not, :data:`THRIFTY_BACKUPS`).
 
 A win found this way is a real line (it replays through the engine). The beam drops positions
 without proving them lost, so it answers ``lost`` only when it dropped none: on a small
@@ -84,6 +84,7 @@ __all__ = [
     "SHAKE",
     "SHAKEN_BEAMS",
     "SHAKEN_SCORE",
+    "THRIFTY_BACKUPS",
     "THRIFTY_CHECK_BUDGET",
     "THRIFTY_RESTARTS",
     "LastPass",
@@ -148,6 +149,15 @@ wins the lists hold*); with fewer a beam costs about half as much and the budget
 them. 2 won 11 of 31 unfound classic wins, 4 won 9 of them (measured in
 docs/winrates-crazy-quilt.md, *Thrifty beams*)."""
 
+THRIFTY_BACKUPS: Final = 0
+"""How often each beam of :func:`thrifty_beams` backs up (:data:`BACKUPS` for the other beams):
+never. A beam that backs up up to eight times cost three to four times as much on the deals it
+does not win, so within 3 000 000 positions the thrifty beams ran 9-20 beams instead of 18-46
+(ten classic deals) and seldom reached their wide restarts; without back-ups they win 24 of the
+60 classic wins they missed at 3 000 000 (8 of the 10 the older solver decided) and lose 10 of
+the 923 they won (measured in docs/winrates-crazy-quilt.md, *Thrifty beams that do not back
+up*)."""
+
 THRIFTY_RESTARTS: Final = 6
 """How many narrow restarts :func:`thrifty_beams` runs before each of its wide restarts (two
 cycles of :func:`restart_plan`'s widths: 16, 16, 48)."""
@@ -205,10 +215,10 @@ positions a step and the wide restarts no longer won deals 321, 461 and 560 with
 
 BACKUPS: Final = 8
 """How often a beam whose kept positions all died backs up (:meth:`_Beam.back_up`) before it
-gives up. Chosen on six of the deals the beams left unknown at 3 000 000 positions (24 113 495
-503 504 524; 2, 8 and 16 back-ups of 1, 2, 4 and 8 cards): only back-ups of one or two cards won
-any (495), and 8 of 2 cards won it soonest (docs/winrates-crazy-quilt.md, *Backing up instead
-of restarting*)."""
+gives up (the beams of :func:`thrifty_beams`: :data:`THRIFTY_BACKUPS`). Chosen on six of the
+deals the beams left unknown at 3 000 000 positions (24 113 495 503 504 524; 2, 8 and 16
+back-ups of 1, 2, 4 and 8 cards): only back-ups of one or two cards won any (495), and 8 of 2
+cards won it soonest (docs/winrates-crazy-quilt.md, *Backing up instead of restarting*)."""
 
 BACK_CARDS: Final = 2
 """How many stock cards a beam backs up when every kept position died."""
@@ -774,11 +784,13 @@ def _beams_in_turn(
     node_budget: int,
     deadline: float | None,
     check_budget: int = BEAM_CHECK_BUDGET,
+    backups: int = BACKUPS,
 ) -> Verdict:
     """Run the beams of ``plans`` one after the other, sharing their relaxed checks (each of
-    ``check_budget`` assignment nodes), until one decides (wins, or searches everything),
-    ``node_budget`` positions are spent, the deadline passes or the plans run out."""
-    return _graded_in_turn(position, _ungraded(plans), node_budget, deadline, check_budget)
+    ``check_budget`` assignment nodes), each backing up at most ``backups`` times, until one
+    decides (wins, or searches everything), ``node_budget`` positions are spent, the deadline
+    passes or the plans run out."""
+    return _graded_in_turn(position, _ungraded(plans), node_budget, deadline, check_budget, backups)
 
 
 def _ungraded(plans: Iterable[BeamPlan]) -> Iterator[GradedPlan]:
@@ -793,6 +805,7 @@ def _graded_in_turn(
     node_budget: int,
     deadline: float | None,
     check_budget: int = BEAM_CHECK_BUDGET,
+    backups: int = BACKUPS,
 ) -> Verdict:
     """:func:`_beams_in_turn` with each beam's grade (see :data:`GRADE`; 0: ungraded)."""
     checks: dict[bytes, bool] = {}
@@ -811,6 +824,7 @@ def _graded_in_turn(
             diverse=diverse,
             check_budget=check_budget,
             grade=grade,
+            backups=backups,
         )
         nodes += verdict.nodes
         if verdict.result != "unknown" or position.redeals_left == 0:
@@ -910,19 +924,22 @@ def thrifty_beams(
     """The beams of :func:`widening_beams` at :data:`FIRST_WIDTH`, then in turn
     :data:`THRIFTY_RESTARTS` narrow restarts (:func:`shaken_restarts`' beams in their order)
     and a wide restart (:func:`wide_restarts`' beams in their order), every beam's relaxed checks of
-    :data:`THRIFTY_CHECK_BUDGET` nodes, until one decides or ``node_budget`` positions are
-    spent; they share their relaxed checks.
+    :data:`THRIFTY_CHECK_BUDGET` nodes and no beam backing up (:data:`THRIFTY_BACKUPS`), until
+    one decides or ``node_budget`` positions are spent; they share their relaxed checks.
 
     :func:`~spielcenter.solvers.crazy_quilt.solve`'s beams since 2026-12-07. Since the beams
     back up (:data:`BACKUPS`), the eleven narrow widening beams spend most of a budget of
     3 000 000 positions on a deal they do not win, and the wider widening beams and wide
     restarts of :func:`mixed_beams` after them seldom got far; the narrow restarts, each
     shaken and diverse, win many of those deals in one cheap beam, and with checks that give
-    up sooner every beam costs less and the budget runs more of them. The wide restarts stay,
+    up sooner every beam costs less and the budget runs more of them; for the same reason a beam
+    that dies gives the budget on to the next instead of backing up. The wide restarts stay,
     one after each few narrow ones: some deals only they win cheaply (classic 461, 560); before
     the narrow ones, each cost a deal the narrow restarts win (classic 193, 202).
     Measured in docs/winrates-crazy-quilt.md, *Thrifty beams*."""
-    return _beams_in_turn(position, _thrifty(), node_budget, deadline, THRIFTY_CHECK_BUDGET)
+    return _beams_in_turn(
+        position, _thrifty(), node_budget, deadline, THRIFTY_CHECK_BUDGET, THRIFTY_BACKUPS
+    )
 
 
 def _thrifty() -> Iterator[BeamPlan]:
@@ -942,7 +959,8 @@ def graded_beams(position: Position, *, node_budget: int, deadline: float | None
     """The beams of :func:`thrifty_beams`, each restart followed by its graded twin (the same
     width, score and seed, ranked by :data:`GRADE`), until one decides or ``node_budget``
     positions are spent; they share their relaxed checks (of :data:`THRIFTY_CHECK_BUDGET`
-    nodes).
+    nodes). Unlike the thrifty beams, each backs up (:data:`BACKUPS`), as when they were
+    measured.
 
     Selectable (``beams="graded"``), not the default. A beam commits to a waste order many cards
     before any check can prove it dead (docs/winrates-crazy-quilt.md, *Why the beams miss wins
