@@ -19,7 +19,14 @@ from spielcenter.solvers.verdict import OutOfBudget
 if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
     from mypy_extensions import i64
 
-__all__ = ["RELAXED_BUDGET", "RelaxedGame", "buried", "relaxed_possible"]
+__all__ = [
+    "RELAXED_BUDGET",
+    "RelaxedGame",
+    "buried",
+    "quilt_masks",
+    "relaxed_possible",
+    "relaxed_possible_of",
+]
 
 
 def buried(code: int, below: bytes, fnd: Sequence[int]) -> bool:
@@ -258,12 +265,34 @@ def relaxed_possible(
     benefit of the doubt). :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable` decides
     the same game by another route, much faster across a redeal.
     """
-    relaxed = RelaxedGame(budget)
+    one, two = quilt_masks(quilt)
+    return relaxed_possible_of(stack, pile, one, two, fnd, redeals_left, budget)
+
+
+def quilt_masks(quilt: bytes) -> tuple[int, int]:
+    """The masks of card codes of the cards ``quilt`` holds (see :class:`RelaxedGame`): ``one``,
+    the codes with at least one copy there, and ``two``, those with both."""
     one = two = 0
     for code in quilt:
         if one >> code & 1:
             two |= 1 << code
         one |= 1 << code
+    return one, two
+
+
+def relaxed_possible_of(
+    stack: bytes,
+    pile: bytes,
+    one: int,
+    two: int,
+    fnd: Sequence[int],
+    redeals_left: int,
+    budget: int = RELAXED_BUDGET,
+) -> tuple[bool, int]:
+    """:func:`relaxed_possible` of the quilt given as its masks ``one`` and ``two``
+    (:func:`quilt_masks`): the relaxed game reads no more of the quilt than these, so two
+    quilts with the same cards in other cells get the same answer and positions."""
+    relaxed = RelaxedGame(budget)
     try:
         possible = relaxed.clears(redeals_left, pile, 0, stack, packed(fnd), one, two)
     except OutOfBudget:

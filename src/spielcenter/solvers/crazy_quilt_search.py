@@ -30,7 +30,7 @@ from typing import Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.solvers.codes import CODES, RANK
-from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
+from spielcenter.solvers.crazy_quilt_last_pass import buried, quilt_masks, relaxed_possible_of
 from spielcenter.solvers.crazy_quilt_position import (
     DOWN_MOVE,
     FREES,
@@ -91,6 +91,9 @@ class Search:
     search of at most this many positions: :meth:`suit_alone_lost`."""
     split_known: dict[bytes, bool] = field(default_factory=dict)
     """The answers of those searches so far, by suit and the suit's own position."""
+    relaxed_known: dict[bytes, tuple[bool, int]] = field(default_factory=dict)
+    """The answers and positions of the last pass's relaxed checks (:meth:`_relaxed`) so far,
+    by foundations, redeals left, waste, stock and the cards left in the quilt."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
@@ -185,8 +188,29 @@ class Search:
         return gone, free, waste, fnd
 
     def _relaxed(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
-        """The relaxed check (:func:`relaxed_possible`); its positions count as searched."""
-        possible, positions = relaxed_possible(waste, stock, self._quilt(gone), fnd, left)
+        """The relaxed check (:func:`~spielcenter.solvers.crazy_quilt_last_pass
+        .relaxed_possible`); its positions count as searched.
+
+        The relaxed game depends on the foundations, redeals left, waste, stock and which cards
+        (not which cells) are left in the quilt, and is deterministic: positions that share
+        these (a card's twin left instead of it, a step reached turned and not) get the answer
+        and the positions counted the first time, without searching the game again."""
+        one, two = quilt_masks(self._quilt(gone))
+        key = b"".join(
+            (
+                bytes(fnd),
+                bytes((left, len(waste))),
+                one.to_bytes(8, "little"),
+                two.to_bytes(8, "little"),
+                waste,
+                stock,
+            )
+        )
+        known = self.relaxed_known.get(key)
+        if known is None:
+            known = relaxed_possible_of(waste, stock, one, two, fnd, left)
+            self.relaxed_known[key] = known
+        possible, positions = known
         self.nodes += positions
         return possible
 
