@@ -181,16 +181,29 @@ def _forced(stack: bytes, fnd: i64, one: i64, two: i64) -> tuple[bytes, i64, i64
             if slot >= 0 and (rank <= up or rank >= down or one >> top & 1 != 0):
                 stack, fnd, moved = stack[:-1], founded_packed(fnd, slot, rank), True
                 continue
+        # The quilt's cards, slot by slot: _wanted, _twin_founded and _taken written out (this
+        # loop runs at every relaxed position; mypyc calls each helper as a C function).
         for slot in range(8):
-            code = _wanted(fnd, slot)
-            if (
-                code != 0
-                and one >> code & 1 != 0
-                and (_twin_founded(code, fnd) or two >> code & 1 != 0)
-            ):
-                one, two = _taken(code, one, two)
-                fnd, moved = founded_packed(fnd, slot, code & RANK), True
-                break
+            wanted: i64 = fnd >> 4 * slot & RANK
+            if slot < 4:
+                if wanted >= KING:
+                    continue
+                code = (slot << 4) + wanted + 1
+            else:
+                if wanted <= ACE:
+                    continue
+                code = ((slot - 4) << 4) + wanted - 1
+            if one >> code & 1 == 0:
+                continue
+            suit, rank = code >> 4, code & RANK
+            if two >> code & 1 != 0:
+                two &= ~code_bit(code)
+            elif rank <= fnd >> 4 * suit & RANK or rank >= fnd >> 4 * (4 + suit) & RANK:
+                one &= ~code_bit(code)
+            else:
+                continue
+            fnd, moved = founded_packed(fnd, slot, rank), True
+            break
     return stack, fnd, one, two
 
 
