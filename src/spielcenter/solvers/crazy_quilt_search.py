@@ -95,10 +95,21 @@ class Search:
     """The answers and positions of the last pass's relaxed checks (:meth:`_relaxed`) so far,
     by foundations, redeals left, waste, stock and the cards left in the quilt."""
 
+    touching_of: list[int] = field(default_factory=list)
+    """For each card code, :meth:`touching`'s mask of cells (made once: it depends on the
+    cards' first cells alone; 0 for a code no card has)."""
+    last_fnd: Fnd = ()
+    """The foundations :meth:`following` was last asked about, and its answer: a search asks
+    again for the same foundations right after :meth:`force` did (the same tuple object)."""
+    last_following: int = 0
+
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
             if code:
                 self.cells_of[code] |= bit(cell)
+        self.touching_of = [
+            self._touching(code) if ACE <= code & RANK <= KING else 0 for code in range(CODES)
+        ]
 
     # -- the rules on the compact node ---------------------------------------------------------
 
@@ -112,6 +123,10 @@ class Search:
     def touching(self, top: int) -> int:
         """The cells whose card :meth:`touches <touch>` the card ``top``: a mask to pick the
         cards that can be built onto a waste with ``top`` on top without trying every card."""
+        return self.touching_of[top]
+
+    def _touching(self, top: int) -> int:
+        """:meth:`touching` computed from :attr:`cells_of`."""
         cells_of = self.cells_of
         cells = cells_of[top - 1] | cells_of[top + 1]  # no card has rank 0 or 14: no cells
         if self.round_the_corner:
@@ -125,11 +140,15 @@ class Search:
     def following(self, fnd: Fnd) -> int:
         """The cells whose card follows on a foundation of ``fnd`` (the rank after an up
         foundation's top, or before a down one's): only these can go to a foundation now."""
+        if fnd is self.last_fnd:
+            return self.last_following
         cells_of = self.cells_of
         cells = 0
         for suit in range(4):
             base = suit << 4
             cells |= cells_of[base + fnd[suit] + 1] | cells_of[base + fnd[4 + suit] - 1]
+        self.last_fnd = fnd
+        self.last_following = cells
         return cells
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
