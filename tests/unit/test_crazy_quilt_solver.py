@@ -30,10 +30,10 @@ from spielcenter.solvers.crazy_quilt_honest import (
     stock_samples,
     visible_state,
 )
-from spielcenter.solvers.crazy_quilt_last_pass import buried
+from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_relaxed import clearable
-from spielcenter.solvers.crazy_quilt_search import decide
+from spielcenter.solvers.crazy_quilt_search import Search, decide
 from tests.unit.crazy_quilt_runs import beams_on
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -294,6 +294,54 @@ def test_on_the_last_pass_a_card_above_every_copy_it_needs_is_stuck() -> None:
     assert buried(seven, bytes((five,)), fnd)
     assert not buried(seven, b"", fnd)
     assert not buried(five, bytes((seven,)), fnd)
+
+
+def test_the_last_pass_check_asked_again_answers_and_counts_as_the_relaxed_game_afresh() -> None:
+    # The search remembers its relaxed checks of the last pass (Search._relaxed): a check asked
+    # again, or for a quilt holding the same cards in other cells (a twin left instead), must
+    # answer and add to the positions searched exactly what relaxed_possible answers afresh,
+    # and a quilt with other cards, other foundations, redeals, waste or stock must not be
+    # taken for it.
+    rng = random.Random(41)
+    answers = set()
+    for _ in range(12):
+        # One or two suits open at a rank (both foundations wait for it), every other suit
+        # founded; both copies of that rank in the quilt (cells 3 and 60) with six more of
+        # the loose cards, the rest in the waste and the stock.
+        up, down, loose = [KING] * 4, [ACE] * 4, []
+        for suit in rng.sample(range(4), rng.randint(1, 2)):
+            rank = rng.randint(ACE + 2, KING - 2)
+            up[suit], down[suit] = rank - 1, rank + 1
+            loose += [suit * 16 + r for r in (*range(rank + 1, KING + 1), *range(ACE, rank))]
+            twin = suit * 16 + rank
+        rng.shuffle(loose)
+        fnd = (*up, *down)
+        raised = tuple(top + (slot == twin >> 4) for slot, top in enumerate(fnd))
+        cells = [0] * CELLS
+        cells[3] = cells[60] = twin
+        for cell, code in zip((10, 20, 30, 40, 50, 63), loose, strict=False):
+            cells[cell] = code
+        pile = loose[6:]
+        search = Search(bytes(cells), False, 10**9)
+        for gone in (1 << 3, 1 << 60, 1 << 3, 1 << 63, 0):
+            turned = rng.randint(0, len(pile))
+            turned_over, unturned = pile[:turned], pile[turned:]
+            for tops, left, waste, stock in (
+                (fnd, 0, turned_over, unturned),
+                (fnd, 0, turned_over[::-1], unturned),
+                (fnd, 0, turned_over, unturned[::-1]),
+                (fnd, 0, [], pile),
+                (fnd, 0, pile, []),
+                (raised, 0, turned_over, unturned),
+                (fnd, 1, turned_over, unturned),
+            ):
+                quilt = search._quilt(gone)
+                fresh = relaxed_possible(bytes(waste), bytes(stock), quilt, tops, left)
+                before = search.nodes
+                possible = search._relaxed(gone, bytes(stock), bytes(waste), tops, left)
+                assert (possible, search.nodes - before) == fresh
+                answers.add(possible)
+    assert answers == {True, False}
 
 
 # -- the budget --------------------------------------------------------------------------

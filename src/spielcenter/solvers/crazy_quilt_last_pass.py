@@ -19,7 +19,14 @@ from spielcenter.solvers.verdict import OutOfBudget
 if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
     from mypy_extensions import i64
 
-__all__ = ["RELAXED_BUDGET", "RelaxedGame", "buried", "relaxed_possible"]
+__all__ = [
+    "RELAXED_BUDGET",
+    "RelaxedGame",
+    "buried",
+    "quilt_masks",
+    "relaxed_possible",
+    "relaxed_possible_of",
+]
 
 
 def buried(code: int, below: bytes, fnd: Sequence[int]) -> bool:
@@ -174,16 +181,29 @@ def _forced(stack: bytes, fnd: i64, one: i64, two: i64) -> tuple[bytes, i64, i64
             if slot >= 0 and (rank <= up or rank >= down or one >> top & 1 != 0):
                 stack, fnd, moved = stack[:-1], founded_packed(fnd, slot, rank), True
                 continue
+        # The quilt's cards, slot by slot: _wanted, _twin_founded and _taken written out (this
+        # loop runs at every relaxed position; mypyc calls each helper as a C function).
         for slot in range(8):
-            code = _wanted(fnd, slot)
-            if (
-                code != 0
-                and one >> code & 1 != 0
-                and (_twin_founded(code, fnd) or two >> code & 1 != 0)
-            ):
-                one, two = _taken(code, one, two)
-                fnd, moved = founded_packed(fnd, slot, code & RANK), True
-                break
+            wanted: i64 = fnd >> 4 * slot & RANK
+            if slot < 4:
+                if wanted >= KING:
+                    continue
+                code = (slot << 4) + wanted + 1
+            else:
+                if wanted <= ACE:
+                    continue
+                code = ((slot - 4) << 4) + wanted - 1
+            if one >> code & 1 == 0:
+                continue
+            suit, rank = code >> 4, code & RANK
+            if two >> code & 1 != 0:
+                two &= ~code_bit(code)
+            elif rank <= fnd >> 4 * suit & RANK or rank >= fnd >> 4 * (4 + suit) & RANK:
+                one &= ~code_bit(code)
+            else:
+                continue
+            fnd, moved = founded_packed(fnd, slot, rank), True
+            break
     return stack, fnd, one, two
 
 
@@ -258,12 +278,34 @@ def relaxed_possible(
     benefit of the doubt). :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable` decides
     the same game by another route, much faster across a redeal.
     """
-    relaxed = RelaxedGame(budget)
+    one, two = quilt_masks(quilt)
+    return relaxed_possible_of(stack, pile, one, two, fnd, redeals_left, budget)
+
+
+def quilt_masks(quilt: bytes) -> tuple[int, int]:
+    """The masks of card codes of the cards ``quilt`` holds (see :class:`RelaxedGame`): ``one``,
+    the codes with at least one copy there, and ``two``, those with both."""
     one = two = 0
     for code in quilt:
         if one >> code & 1:
             two |= 1 << code
         one |= 1 << code
+    return one, two
+
+
+def relaxed_possible_of(
+    stack: bytes,
+    pile: bytes,
+    one: int,
+    two: int,
+    fnd: Sequence[int],
+    redeals_left: int,
+    budget: int = RELAXED_BUDGET,
+) -> tuple[bool, int]:
+    """:func:`relaxed_possible` of the quilt given as its masks ``one`` and ``two``
+    (:func:`quilt_masks`): the relaxed game reads no more of the quilt than these, so two
+    quilts with the same cards in other cells get the same answer and positions."""
+    relaxed = RelaxedGame(budget)
     try:
         possible = relaxed.clears(redeals_left, pile, 0, stack, packed(fnd), one, two)
     except OutOfBudget:

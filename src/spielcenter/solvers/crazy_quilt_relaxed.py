@@ -84,27 +84,43 @@ class _Assignments:
         self.twin = [-1] * len(self.cards)
         """For each pile card, the index of the other copy of it in the pile, or -1."""
         first = [-1] * CODES  # for each card code, the index of its first copy in the pile
-        piled = [0] * CODES  # and how many copies are piled
+        piled: i64 = 0  # the card codes (a bit each) with a copy in the pile
+        piled_twice: i64 = 0  # and those with both
         for index, code in enumerate(self.cards):
             if first[code] >= 0:
                 self.twin[index], self.twin[first[code]] = first[code], index
+                piled_twice |= code_bit(code)
             else:
                 first[code] = index
-            piled[code] += 1
-        free = [0] * CODES  # for each card code, its copies neither founded nor piled
-        self.homeless = False
+                piled |= code_bit(code)
+        # For each card code, its copies neither founded nor piled: a negative count is a
+        # card no foundation needs any more (homeless), a positive one a free copy.
+        homeless = False
+        has_free: i64 = 0
+        suit: i64
+        rank: i64
         for suit in range(4):
+            up, down = self.up0[suit], self.down0[suit]
             for rank in range(ACE, KING + 1):
-                code = (suit << 4) + rank
-                need = (rank > self.up0[suit]) + (rank < self.down0[suit])
-                free[code] = need - piled[code]
-                self.homeless |= free[code] < 0
-        self.has_free: i64 = 0
+                card: i64 = (suit << 4) + rank
+                free: i64 = 0
+                if rank > up:
+                    free += 1
+                if rank < down:
+                    free += 1
+                free -= (piled >> card & 1) + (piled_twice >> card & 1)  # two decks: two copies
+                if free < 0:
+                    homeless = True
+                elif free >= 1:
+                    has_free |= code_bit(card)
+        self.homeless = homeless
+        self.has_free: i64 = has_free
         """The card codes (a bit each) with a free copy there for a foundation that takes it."""
-        for code, count in enumerate(free):
-            if count >= 1:
-                self.has_free |= code_bit(code)
         self.nodes = 0
+        self.waste_stack = [0] * len(self.cards)
+        """The waste of a greedy run (:meth:`run`): pile indices, bottom to top."""
+        self.stock_stack = [0] * len(self.cards)
+        """The stock of a greedy run after a redeal: pile indices, top card first."""
         self.stuck: list[int] = []
         """The cards the last greedy run left on the waste, the deepest first."""
         self.least = len(self.cards)
@@ -150,22 +166,40 @@ class _Assignments:
                     up_takes &= ~code_bit(cards[index])
                 elif choice == _DOWN:
                     down_takes &= ~code_bit(cards[index])
-        up, down = list(self.up0), list(self.down0)
+        # The foundations' tops packed in two numbers, 4 bits a suit, and the waste as a stack
+        # of pile indices in a list made once per question (a depth, no list grown or
+        # shrunk): no Python object is made while the run pops and turns. The stock is the
+        # pile's cards after the waste in their order, then, after a redeal, the waste's
+        # cards from the bottom up (kept in the second list).
         up0, down0 = self.up0, self.down0
+        ups: i64 = 0
+        downs: i64 = 0
+        suit: i64
         for suit in range(4):
-            up[suit] = _risen(suit << 4, up[suit], up_takes)
-            down[suit] = _fallen(suit << 4, down[suit], down_takes)
-        waste = list(range(self.in_waste))
-        stock = list(range(len(cards) - 1, self.in_waste - 1, -1))  # pop() turns the top card
+            ups |= _risen(suit << 4, up0[suit], up_takes) << 4 * suit
+            downs |= _fallen(suit << 4, down0[suit], down_takes) << 4 * suit
+        waste = self.waste_stack
+        redealt = self.stock_stack
+        depth: i64 = self.in_waste
+        place: i64
+        for place in range(depth):
+            waste[place] = place
+        head: i64 = depth  # the next card turned: a pile index, or one of ``redealt``
+        end: i64 = len(cards)
+        from_redeal = False
         left = self.redeals_left
         while True:
-            while waste:
-                top = waste[-1]
-                code = cards[top]
-                suit, rank, choice = code >> 4, code & 15, assign[top]
+            while depth > 0:
+                top: i64 = waste[depth - 1]
+                code: i64 = cards[top]
+                choice = assign[top]
+                suit = code >> 4
+                rank = code & 15
+                up: i64 = ups >> 4 * suit & 15
+                down: i64 = downs >> 4 * suit & 15
                 if optimistic:
-                    to_up = choice != _DOWN and rank > up0[suit] and up[suit] >= rank - 1
-                    to_down = choice != _UP and rank < down0[suit] and down[suit] <= rank + 1
+                    to_up = choice != _DOWN and rank > up0[suit] and up >= rank - 1
+                    to_down = choice != _UP and rank < down0[suit] and down <= rank + 1
                     if not (to_up or to_down):
                         break
                     if choice == _OPEN and popped_open is not None:
@@ -174,24 +208,33 @@ class _Assignments:
                         up_takes |= code_bit(code)
                     if choice != _UP:
                         down_takes |= code_bit(code)
-                elif choice == _UP and up[suit] == rank - 1:
-                    up[suit] = rank
-                elif choice == _DOWN and down[suit] == rank + 1:
-                    down[suit] = rank
+                elif choice == _UP and up == rank - 1:
+                    up = rank
+                elif choice == _DOWN and down == rank + 1:
+                    down = rank
                 else:
                     break
-                waste.pop()
-                up[suit] = _risen(suit << 4, up[suit], up_takes)
-                down[suit] = _fallen(suit << 4, down[suit], down_takes)
-            if stock:
-                waste.append(stock.pop())
-            elif left > 0 and waste:
-                stock, waste, left = waste[::-1], [], left - 1
+                depth -= 1
+                # (never a negative number shifted: an up top only rises, a down top falls)
+                shift = 4 * suit
+                ups += (_risen(suit << 4, up, up_takes) - (ups >> shift & 15)) << shift
+                downs -= ((downs >> shift & 15) - _fallen(suit << 4, down, down_takes)) << shift
+            if head < end:
+                if from_redeal:
+                    waste[depth] = redealt[head]
+                else:
+                    waste[depth] = head
+                depth += 1
+                head += 1
+            elif left > 0 and depth > 0:
+                for place in range(depth):
+                    redealt[place] = waste[place]
+                head, end, depth, from_redeal, left = 0, depth, 0, True, left - 1
             else:
-                self.stuck = waste
+                self.stuck = waste[:depth]
                 if not optimistic:
-                    self.least = min(self.least, len(waste))
-                return not waste and not stock
+                    self.least = min(self.least, depth)
+                return depth == 0
 
     def clears(self, assign: list[int], budget: int) -> bool:
         """Whether some completion of ``assign`` clears the pile (depth first)."""

@@ -30,7 +30,7 @@ from typing import Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.solvers.codes import CODES, RANK
-from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
+from spielcenter.solvers.crazy_quilt_last_pass import buried, quilt_masks, relaxed_possible_of
 from spielcenter.solvers.crazy_quilt_position import (
     DOWN_MOVE,
     FREES,
@@ -91,11 +91,25 @@ class Search:
     search of at most this many positions: :meth:`suit_alone_lost`."""
     split_known: dict[bytes, bool] = field(default_factory=dict)
     """The answers of those searches so far, by suit and the suit's own position."""
+    relaxed_known: dict[bytes, tuple[bool, int]] = field(default_factory=dict)
+    """The answers and positions of the last pass's relaxed checks (:meth:`_relaxed`) so far,
+    by foundations, redeals left, waste, stock and the cards left in the quilt."""
+
+    touching_of: list[int] = field(default_factory=list)
+    """For each card code, :meth:`touching`'s mask of cells (made once: it depends on the
+    cards' first cells alone; 0 for a code no card has)."""
+    last_fnd: Fnd = ()
+    """The foundations :meth:`following` was last asked about, and its answer: a search asks
+    again for the same foundations right after :meth:`force` did (the same tuple object)."""
+    last_following: int = 0
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
             if code:
                 self.cells_of[code] |= bit(cell)
+        self.touching_of = [
+            self._touching(code) if ACE <= code & RANK <= KING else 0 for code in range(CODES)
+        ]
 
     # -- the rules on the compact node ---------------------------------------------------------
 
@@ -109,6 +123,10 @@ class Search:
     def touching(self, top: int) -> int:
         """The cells whose card :meth:`touches <touch>` the card ``top``: a mask to pick the
         cards that can be built onto a waste with ``top`` on top without trying every card."""
+        return self.touching_of[top]
+
+    def _touching(self, top: int) -> int:
+        """:meth:`touching` computed from :attr:`cells_of`."""
         cells_of = self.cells_of
         cells = cells_of[top - 1] | cells_of[top + 1]  # no card has rank 0 or 14: no cells
         if self.round_the_corner:
@@ -122,11 +140,15 @@ class Search:
     def following(self, fnd: Fnd) -> int:
         """The cells whose card follows on a foundation of ``fnd`` (the rank after an up
         foundation's top, or before a down one's): only these can go to a foundation now."""
+        if fnd is self.last_fnd:
+            return self.last_following
         cells_of = self.cells_of
         cells = 0
         for suit in range(4):
             base = suit << 4
             cells |= cells_of[base + fnd[suit] + 1] | cells_of[base + fnd[4 + suit] - 1]
+        self.last_fnd = fnd
+        self.last_following = cells
         return cells
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
@@ -185,8 +207,29 @@ class Search:
         return gone, free, waste, fnd
 
     def _relaxed(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
-        """The relaxed check (:func:`relaxed_possible`); its positions count as searched."""
-        possible, positions = relaxed_possible(waste, stock, self._quilt(gone), fnd, left)
+        """The relaxed check (:func:`~spielcenter.solvers.crazy_quilt_last_pass
+        .relaxed_possible`); its positions count as searched.
+
+        The relaxed game depends on the foundations, redeals left, waste, stock and which cards
+        (not which cells) are left in the quilt, and is deterministic: positions that share
+        these (a card's twin left instead of it, a step reached turned and not) get the answer
+        and the positions counted the first time, without searching the game again."""
+        one, two = quilt_masks(self._quilt(gone))
+        key = b"".join(
+            (
+                bytes(fnd),
+                bytes((left, len(waste))),
+                one.to_bytes(8, "little"),
+                two.to_bytes(8, "little"),
+                waste,
+                stock,
+            )
+        )
+        known = self.relaxed_known.get(key)
+        if known is None:
+            known = relaxed_possible_of(waste, stock, one, two, fnd, left)
+            self.relaxed_known[key] = known
+        possible, positions = known
         self.nodes += positions
         return possible
 
