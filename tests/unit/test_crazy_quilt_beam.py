@@ -16,7 +16,8 @@ from functools import cache
 import pytest
 
 from spielcenter.games import Status, get_game
-from spielcenter.games.crazy_quilt import VARIANTS, QuiltState
+from spielcenter.games.crazy_quilt import CELLS, VARIANTS, QuiltState
+from spielcenter.solvers.codes import RANK
 from spielcenter.solvers.crazy_quilt import Verdict, solve, start_state
 from spielcenter.solvers.crazy_quilt_beam import (
     _GATHER_CAP,
@@ -40,6 +41,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _Beam,
     _beams_in_turn,
     _best_of_each_foundation_state_first,
+    _eager,
     _graded,
     _mixed,
     _Node,
@@ -51,6 +53,8 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _wide_restarts,
     _widening,
     beam_search,
+    eager_beams,
+    eager_twins,
     graded_beams,
     last_pass_beam,
     mixed_beams,
@@ -62,7 +66,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     wide_restarts,
     widening_beams,
 )
-from spielcenter.solvers.crazy_quilt_position import available, position_of, vanish
+from spielcenter.solvers.crazy_quilt_position import available, position_of, touches, vanish
 from spielcenter.solvers.crazy_quilt_search import ASSIGNMENT_WEIGHT, decide
 from tests.unit.crazy_quilt_runs import beams_on
 from tests.unit.test_crazy_quilt_solver import (
@@ -721,6 +725,8 @@ def test_the_beams_are_run_by_their_names() -> None:
         ("widening", widening_beams),
         ("restarts", shaken_restarts),
         ("wide-restarts", wide_restarts),
+        ("eager", eager_beams),
+        ("eager-twins", eager_twins),
     ):
         assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
     with pytest.raises(
@@ -754,6 +760,135 @@ def test_a_line_the_beams_find_replays_to_won(variant: str) -> None:
             assert game.status(game.replay(deal, verdict.moves)) is Status.WON, deal
             return
     pytest.fail(f"no deal of {variant} won by the beams: nothing was replayed")
+
+
+# -- founding eagerly ----------------------------------------------------------------------------
+
+
+def independent_cards(node: _Node, cards: tuple[int, ...] | list[int]) -> list[int]:
+    """The cells of ``node``'s free cards that could go to a foundation and on which nothing can
+    be built now: neither onto the waste's top nor onto another free card (classic)."""
+    free = [cell for cell in range(CELLS) if node.free >> cell & 1]
+    top = node.waste[-1] if node.waste else 0
+    independent = []
+    for cell in free:
+        code = cards[cell]
+        suit, rank = code >> 4, code & RANK
+        if node.fnd[suit] != rank - 1 and node.fnd[4 + suit] != rank + 1:
+            continue
+        if top and touches(code, top, False):
+            continue
+        if any(touches(code, cards[other], False) for other in free if other != cell):
+            continue
+        independent.append(cell)
+    return independent
+
+
+def test_an_eager_step_leaves_no_independent_card_unfounded_and_reaches_more_wastes() -> None:
+    # Classic deal 12, the first plain beam's kept positions at each of its first eight stock
+    # cards, gathered by a plain and by an eager step. A plain step holds each independent
+    # foundation move in every subset of the others, and at the eighth card it fills its shares
+    # (16 x 200 positions); the eager step founds those cards at once, so none is left in any
+    # of its positions, and from the same kept positions it holds fewer positions and more
+    # wastes (docs/winrates-crazy-quilt.md, *Eager founding*).
+    position = position_of(start_state(12, "classic"))
+    plain = _Beam(position, 16, 10**8, None)
+    eager = _Beam(position, 16, 10**8, None, eager=True)
+    cards = plain.search.cards
+    layer = [_start(position, [])]
+    left_in_plain = 0
+    for _ in range(8):
+        found, _won = plain.spread(list(layer))
+        eagerly, _won = eager.spread(list(layer))
+        assert all(not independent_cards(node, cards) for node in eagerly.values())
+        left_in_plain += sum(bool(independent_cards(node, cards)) for node in found.values())
+        last = (found, eagerly)
+        layer = [_turned(node) for node in plain.keep(found) if node.stock]
+    found, eagerly = last
+    assert len(found) == 16 * _LEAST_SHARE and len(eagerly) < len(found)
+    assert len({node.waste for node in eagerly.values()}) > len({n.waste for n in found.values()})
+    assert left_in_plain > 0
+
+
+def test_an_eager_beam_claims_only_true_wins_and_losses_and_no_loss_after_founding_eagerly() -> (
+    None
+):
+    # Founding a card at once is not sound (it can block its twin's way home, or be wanted on
+    # the waste later): an eager beam that founded one has dropped the other lines and may not
+    # claim a loss. Against brute force on small positions: every win replays, every loss is
+    # one, and on some positions a plain beam proves lost the eager one says unknown.
+    said = {"won": 0, "lost": 0, "unknown": 0}
+    unknown_where_lost = 0
+    for construct in (constructed_end_position, crossing_end_position):
+        for seed in range(120):
+            state = construct(seed)
+            if state.redeals_left == 0:
+                continue
+            position = position_of(state)
+            verdict = beam_search(position, width=16, node_budget=10**6, eager=True)
+            said[verdict.result] += 1
+            if verdict.result == "unknown":
+                plain = beam_search(position, width=16, node_budget=10**6)
+                unknown_where_lost += plain.result == "lost"
+                continue
+            assert verdict.result == ("won" if brute_force_wins(state) else "lost"), seed
+            if verdict.result == "won":
+                game = get_game("crazy-quilt", state.variant)
+                assert game.status(replay_from(state, verdict.moves)) is Status.WON, seed
+    assert said["won"] >= 10 and said["lost"] >= 10 and unknown_where_lost >= 1, said
+
+
+def test_an_eager_beam_wins_a_deal_its_plain_twin_dies_on() -> None:
+    # Classic deal 818, a win the thrifty beams missed at 3 000 000 positions: their first beam
+    # (width 16, the first score, checks of 2 nodes) dies on it (every kept position dead, every
+    # back-up spent: unknown well within its budget); the same beam founding eagerly wins it in
+    # 63 128 positions. The line replays to a won game.
+    position = position_of(start_state(818, "classic"))
+
+    def first(eager: bool) -> Verdict:
+        return beam_search(
+            position,
+            width=16,
+            node_budget=300_000,
+            weights=SCORES[0],
+            check_budget=THRIFTY_CHECK_BUDGET,
+            eager=eager,
+        )
+
+    plain = first(False)
+    assert plain.result == "unknown" and plain.nodes < 300_000
+    eager = first(True)
+    assert eager.result == "won" and eager.nodes <= 70_000
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(818, eager.moves)) is Status.WON
+
+
+def test_the_eager_twins_run_each_thrifty_beam_then_its_eager_twin() -> None:
+    thrifty = list(itertools.islice(_thrifty(), len(PLANS) + 8))
+    twins = list(itertools.islice(_eager(_thrifty(), True), 2 * len(thrifty)))
+    assert twins[0::2] == [(plan, False) for plan in thrifty]
+    assert twins[1::2] == [(plan, True) for plan in thrifty]
+    eager = list(itertools.islice(_eager(_thrifty(), False), len(thrifty)))
+    assert eager == [(plan, True) for plan in thrifty]
+
+
+def test_the_eager_twins_win_within_a_budget_the_thrifty_beams_spend() -> None:
+    # Classic deal 818 at 300 000 positions: the thrifty beams' first beam dies and the rest of
+    # the budget goes without a win; its eager twin, run next, wins with the line it finds alone
+    # (the checks the two share change no answer).
+    position = position_of(start_state(818, "classic"))
+    twins = eager_twins(position, node_budget=300_000)
+    assert twins.result == "won" and twins.nodes <= 300_000
+    alone = beam_search(
+        position,
+        width=16,
+        node_budget=300_000,
+        weights=SCORES[0],
+        check_budget=THRIFTY_CHECK_BUDGET,
+        eager=True,
+    )
+    assert twins.moves == alone.moves
+    assert thrifty_beams(position, node_budget=300_000).result == "unknown"
 
 
 # -- budgets and purity --------------------------------------------------------------------------

@@ -411,6 +411,20 @@ def test_the_solver_may_run_the_graded_beams_in_place_of_its_thrifty_beams() -> 
     assert solve(307, "classic", node_budget=426_667).result == "unknown"
 
 
+def test_the_solver_may_run_the_eager_twins_in_place_of_its_thrifty_beams() -> None:
+    # Classic deal 818 (tests/unit/test_crazy_quilt_beam.py): with 320 000 positions (the beams'
+    # share 300 000) `solve` with the eager twins wins it with exactly their line (the first
+    # beam's eager twin wins it), while with its default, the thrifty beams, it spends the
+    # budget without a win. The line replays to a won game.
+    verdict = solve(818, "classic", node_budget=320_000, beams="eager-twins")
+    assert 320_000 * BEAM_SHARE // BEAM_PARTS == 300_000
+    assert verdict.result == "won" and verdict.nodes <= 320_000
+    assert verdict.moves == beams_on(818, "eager-twins", 300_000).moves
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(818, verdict.moves)) is Status.WON
+    assert solve(818, "classic", node_budget=320_000).result == "unknown"
+
+
 def test_the_solver_may_run_the_mixed_beams_in_place_of_its_thrifty_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it (366 179
     # positions) in the beams' share of 426 667 positions (400 000), with the mixed beams' own
@@ -452,7 +466,7 @@ def test_beams_the_solver_does_not_have_are_refused() -> None:
     with pytest.raises(
         ValueError,
         match=r"no beams 'widest'; the beams are thrifty, graded, mixed, widening, restarts, "
-        r"wide-restarts$",
+        r"wide-restarts, eager, eager-twins$",
     ):
         solve(1, "classic", beams="widest")
 

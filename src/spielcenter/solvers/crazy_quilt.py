@@ -115,10 +115,13 @@ def solve(
     (:func:`~spielcenter.solvers.crazy_quilt_beam.mixed_beams`, the default until 2026-12-07:
     the narrow widening beams, then wider ones and wide restarts in turn), ``widening``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.widening_beams`, the default until
-    2026-12-06), ``restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`)
-    or ``wide-restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.wide_restarts`, for deals
-    the others gave up on). docs/winrates-crazy-quilt.md, *A schedule of widening beams and
-    wide restarts*, compares them.
+    2026-12-06), ``restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.shaken_restarts`),
+    ``wide-restarts`` (:func:`~spielcenter.solvers.crazy_quilt_beam.wide_restarts`, for deals
+    the others gave up on), ``eager`` (:func:`~spielcenter.solvers.crazy_quilt_beam.eager_beams`:
+    the thrifty beams, every step founding the quilt's independent cards at once) or
+    ``eager-twins`` (:func:`~spielcenter.solvers.crazy_quilt_beam.eager_twins`: each thrifty beam
+    followed by its eager twin). docs/winrates-crazy-quilt.md, *A schedule of widening beams and
+    wide restarts* and *Eager founding*, compares them.
     """
     if beams not in BEAMS:  # checked before the honest trial spends anything
         raise ValueError(f"no beams {beams!r}; the beams are {', '.join(BEAMS)}")
