@@ -310,6 +310,7 @@ class WaitingSearch:
         progress: Callable[[int], None] | None = None,
         every: int = PROGRESS_EVERY,
         last_first: bool = True,
+        loose_budget: int = LOOSE_BUDGET,
     ) -> None:
         if position.ghosts:
             raise ValueError("the waiting game starts from a whole position, without ghosts")
@@ -326,6 +327,7 @@ class WaitingSearch:
         self.checks: dict[int, bool] = {}
         self.loose = LooseGame()
         self.last_first = last_first
+        self.loose_budget = loose_budget
         self.stocks: dict[bytes, int] = {}
         """Each distinct stock met, numbered."""
         self.stock_owns: list[int] = []
@@ -446,7 +448,7 @@ class WaitingSearch:
             self.nodes += nodes
             if known and cards_left:  # out of its budget: the loose game decides exactly
                 before = self.loose.nodes
-                self.loose.budget = min(LOOSE_BUDGET, max(self.budget - self.nodes, 0))
+                self.loose.budget = min(self.loose_budget, max(self.budget - self.nodes, 0))
                 known = self.loose.clears(waste, pile, fnd, left)
                 self.nodes += self.loose.nodes - before
             self.checks[key] = known
