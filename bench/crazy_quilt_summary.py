@@ -77,8 +77,9 @@ LOST_WAITING: dict[str, dict[int, str]] = {
 }
 """Per variant, the deals proven lost by the waiting game of one suit
 (:func:`spielcenter.solvers.crazy_quilt_waiting.decide_waiting`), with that suit: classic and
-round-the-corner deal 728's diamonds, lost at 377 879 and 377 951 positions (about 2 s each,
-docs/winrates-crazy-quilt.md, *Waiting ghosts*). Not searched again by the summary; the test
+round-the-corner deal 728's diamonds, lost at 8 161 positions each with the exact loose game
+(377 879 and 377 951 before it; docs/winrates-crazy-quilt.md, *Waiting ghosts* and *Exact loose
+games in the waiting search*). Not searched again by the summary; the test
 ``test_the_summarys_waiting_losses_are_proven_again`` searches every entry."""
 
 
