@@ -30,7 +30,7 @@ import pytest
 from bench.crazy_quilt_summary import LOST_WAITING, proven_lost
 
 from spielcenter.cli import main
-from spielcenter.cli.solve import EXIT_LOST
+from spielcenter.cli.solve import DEFAULT_BUDGETS, EXIT_LOST
 from spielcenter.games.base import Status
 from spielcenter.games.cards import ACE, KING, SUITS, Card
 from spielcenter.games.crazy_quilt import (
@@ -45,7 +45,13 @@ from spielcenter.games.crazy_quilt import (
     parse_move,
     ranks_touch,
 )
-from spielcenter.solvers.crazy_quilt import BEAM_PARTS, BEAM_SHARE, SUITS_SHARE, solve
+from spielcenter.solvers.crazy_quilt import (
+    BEAM_PARTS,
+    BEAM_SHARE,
+    SUITS_SHARE,
+    WAITING_SHARE,
+    solve,
+)
 from spielcenter.solvers.crazy_quilt_beam import run_beams
 from spielcenter.solvers.crazy_quilt_honest import play_from
 from spielcenter.solvers.crazy_quilt_position import position_of
@@ -633,10 +639,11 @@ def test_solve_proves_deal_728_lost_by_the_waiting_game_of_its_diamonds(
     variant: str, as_json: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Rule (``solve``, step 5): when every search before it leaves a deal undecided, ``solve``
-    asks each suit's waiting game with 1/6 of its budget on top. At the command line's budget
-    (3 000 000 positions, all spent by the steps before) it answers deal 728 ``lost``, the
-    waiting game of its diamonds the proof, in both variants with one redeal (the text answer
-    in one, the JSON one in the other: each run costs some 3 030 000 positions)."""
+    asks each suit's waiting game with the last 1/40 of its budget (``WAITING_SHARE``), within
+    the budget. At the command line's budget (5 000 000 positions, 125 000 of them left for the
+    waiting game) it answers deal 728 ``lost``, the waiting game of its diamonds the proof, in
+    both variants with one redeal (the text answer in one, the JSON one in the other: each run
+    costs some 4 900 000 positions)."""
     argv = ["solve", "crazy-quilt", "--variant", variant, "--deal", "728"]
     if not as_json:
         assert main(argv) == EXIT_LOST
@@ -649,7 +656,8 @@ def test_solve_proves_deal_728_lost_by_the_waiting_game_of_its_diamonds(
     assert answer["result"] == "lost"
     assert answer["moves"] == []
     assert answer["proof"] == PROOF_728
-    assert 3_000_000 + 8_161 < answer["nodes"] <= 3_000_000 * (1 + 1 / 20 + 1 / 20 + 1 / 6)
+    budget = DEFAULT_BUDGETS["crazy-quilt"]
+    assert budget - budget // WAITING_SHARE < answer["nodes"] <= budget
 
 
 def test_a_waiting_search_stopped_by_its_progress_answers_unknown() -> None:

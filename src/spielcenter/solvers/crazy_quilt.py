@@ -27,10 +27,10 @@ reasoning is in ``docs/winrates-crazy-quilt.md``):
    quarter of what is left, then the search with the check across the redeal the rest, skipping
    what the plain one searched to the end.
 5. **The waiting game** (:mod:`~spielcenter.solvers.crazy_quilt_waiting`), only when all of the
-   above left the position undecided, with 1/6 of the budget on top of it: one suit's cards
+   above left the position undecided, with the last 1/40 of the budget: one suit's cards
    follow the rules and the other suits' quilt cards wait until a foundation or a card one rank
    away could take them. Every line of the deal is a line of that smaller game, so a lost one
-   proves the deal ``lost`` (classic deal 728: its diamonds, 377 879 positions). Asked last, it
+   proves the deal ``lost`` (classic deal 728: its diamonds, 8 161 positions). Asked last, it
    changes no answer the steps before give and costs only the deals they leave undecided.
 
 The position it searches is the compact one of :mod:`~spielcenter.solvers.crazy_quilt_position`;
@@ -77,12 +77,14 @@ budget, shared by the four suits, after the honest player's trial."""
 PLAIN_SHARE: Final = 4
 """:func:`solve` gives a plain search (no check across the redeal) 1/4 of what the beams left."""
 
-WAITING_SHARE: Final = 6
-""":func:`solve` gives the waiting game (:mod:`spielcenter.solvers.crazy_quilt_waiting`) 1/6 of
-its budget, on top of the budget, when every step before left the position undecided: at the
-default 3 000 000 positions that is 500 000, enough for classic deal 728's diamonds (lost at
-377 879) after the first round of the four suits (docs/winrates-crazy-quilt.md, *The waiting
-game in solve*)."""
+WAITING_SHARE: Final = 40
+""":func:`solve` keeps 1/40 of its budget for the waiting game
+(:mod:`spielcenter.solvers.crazy_quilt_waiting`), within the budget: the exhaustive searches
+after the beams leave it, and it is asked only when every step before left the position
+undecided. At the default 5 000 000 positions that is 125 000, fifteen times what classic deal
+728's diamonds need since the waiting search prunes with the exact loose game (lost at 8 161;
+docs/winrates-crazy-quilt.md, *Exact loose games in the waiting search*). Until 2026-12-07 it
+was 1/6 on top of the budget, when the diamonds needed 377 879."""
 
 CLOCK_EVERY: Final = 4096
 """Positions of the waiting game between two looks at the clock (when a time budget is given)."""
@@ -99,9 +101,9 @@ def solve(
     """Decide the Crazy Quilt ``position`` (a deal number or an engine state), stock known.
 
     ``variant`` defaults to the state's own variant, or ``classic`` for a deal number; it must
-    match the state's. The search stops with ``unknown`` after ``node_budget`` positions or,
-    if given, ``time_budget`` seconds (the only use of a clock, and only when asked), and then
-    asks the waiting game with 1/6 of ``node_budget`` more (:data:`WAITING_SHARE`). ``lost``
+    match the state's. The search stops with ``unknown`` after ``node_budget`` positions (the
+    last 1/40 of them kept for the waiting game, :data:`WAITING_SHARE`) or, if given,
+    ``time_budget`` seconds (the only use of a clock, and only when asked). ``lost``
     means the whole reachable space was searched without finding a win, or a smaller game
     that every line maps onto was (``proof`` then says which: a knot, a suit alone or a suit's
     waiting game).
@@ -162,7 +164,7 @@ def solve(
     # what the plain one searched to the end (those positions are lost whatever the pruning).
     lost: set[bytes] = set()
     for across_redeal in (False, True):
-        rest = node_budget - nodes
+        rest = node_budget - node_budget // WAITING_SHARE - nodes
         budget = rest // PLAIN_SHARE if not across_redeal else rest
         verdict, lost = decide(compact, max(budget, 0), deadline, across_redeal, lost)
         nodes += verdict.nodes
@@ -174,7 +176,7 @@ def solve(
     # suit that cannot be founded even so proves the deal lost. Its searches are costly where
     # they prove nothing (a won one stops early), so only undecided positions pay for them.
     waiting = lost_waiting_in_rounds(
-        compact, node_budget // WAITING_SHARE, _stop_at(deadline), CLOCK_EVERY
+        compact, max(node_budget - nodes, 0), _stop_at(deadline), CLOCK_EVERY
     )
     nodes += waiting.nodes
     if waiting.suits:
