@@ -640,10 +640,10 @@ def test_solve_proves_deal_728_lost_by_the_waiting_game_of_its_diamonds(
 ) -> None:
     """Rule (``solve``, step 5): when every search before it leaves a deal undecided, ``solve``
     asks each suit's waiting game with the last 1/40 of its budget (``WAITING_SHARE``), within
-    the budget. At the command line's budget (5 000 000 positions, 125 000 of them left for the
+    the budget. At the command line's budget (3 000 000 positions, 75 000 of them left for the
     waiting game) it answers deal 728 ``lost``, the waiting game of its diamonds the proof, in
     both variants with one redeal (the text answer in one, the JSON one in the other: each run
-    costs some 4 900 000 positions)."""
+    costs some 2 930 000 positions)."""
     argv = ["solve", "crazy-quilt", "--variant", variant, "--deal", "728"]
     if not as_json:
         assert main(argv) == EXIT_LOST

@@ -42,11 +42,9 @@ EXIT_LOST = 1
 EXIT_UNKNOWN = 3
 _EXITS = {"won": EXIT_WON, "lost": EXIT_LOST, "unknown": EXIT_UNKNOWN}
 
-DEFAULT_BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 5_000_000}
+DEFAULT_BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 3_000_000}
 """Positions per deal when ``--budget`` is not given: the budgets of the published win rates
-(docs/winrates.md, docs/winrates-crazy-quilt.md), each about 10 s a deal at most on one core
-(Crazy Quilt 3 000 000 until 2026-12-07, when its search had become fast enough for 5 000 000:
-docs/winrates-crazy-quilt.md, *One run as a user runs it at 5 000 000 positions*)."""
+(docs/winrates.md, docs/winrates-crazy-quilt.md), each about 10 s a deal at most on one core."""
 
 Solver = Callable[[int, str, int, float | None], Verdict]
 """Solve one deal: (deal, variant, positions, seconds or ``None``) to a verdict."""

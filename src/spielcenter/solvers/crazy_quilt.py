@@ -81,8 +81,8 @@ WAITING_SHARE: Final = 40
 """:func:`solve` keeps 1/40 of its budget for the waiting game
 (:mod:`spielcenter.solvers.crazy_quilt_waiting`), within the budget: the exhaustive searches
 after the beams leave it, and it is asked only when every step before left the position
-undecided. At the default 5 000 000 positions that is 125 000, fifteen times what classic deal
-728's diamonds need since the waiting search prunes with the exact loose game (lost at 8 161;
+undecided. At the command line's 3 000 000 positions that is 75 000, nine times what classic
+deal 728's diamonds need since the waiting search prunes with the exact loose game (lost at 8 161;
 docs/winrates-crazy-quilt.md, *Exact loose games in the waiting search*). Until 2026-12-07 it
 was 1/6 on top of the budget, when the diamonds needed 377 879."""
 
