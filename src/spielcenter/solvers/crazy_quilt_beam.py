@@ -831,6 +831,10 @@ BeamPlan = tuple[int, Weights, int, bool]
 """One beam of a sequence run by :func:`_beams_in_turn`: its width, progress score, seed (0:
 not shaken) and whether it is diverse."""
 
+KindPlan = tuple[BeamPlan, int, bool]
+"""One beam of a sequence run by :func:`_kinds_in_turn`: its plan, its grade and whether it
+founds eagerly."""
+
 GradedPlan = tuple[BeamPlan, int]
 """One beam of a sequence run by :func:`_graded_in_turn`: its plan and its grade (0: ranked by
 its score alone; see :data:`GRADE`)."""
@@ -874,9 +878,28 @@ def _graded_in_turn(
     backups: int = BACKUPS,
 ) -> Verdict:
     """:func:`_beams_in_turn` with each beam's grade (see :data:`GRADE`; 0: ungraded)."""
+    return _kinds_in_turn(position, _not_eager(plans), node_budget, deadline, check_budget, backups)
+
+
+def _not_eager(plans: Iterable[GradedPlan]) -> Iterator[KindPlan]:
+    """``plans``, no beam founding eagerly (a generator function: the plans may never end)."""
+    for plan, grade in plans:
+        yield plan, grade, False
+
+
+def _kinds_in_turn(
+    position: Position,
+    plans: Iterable[KindPlan],
+    node_budget: int,
+    deadline: float | None,
+    check_budget: int,
+    backups: int,
+) -> Verdict:
+    """The one loop of every schedule: :func:`_beams_in_turn` with each beam's grade (see
+    :data:`GRADE`) and whether it founds eagerly (:meth:`_Beam.found_eagerly`)."""
     checks: dict[bytes, bool] = {}
     nodes = 0
-    for (width, weights, seed, diverse), grade in plans:
+    for (width, weights, seed, diverse), grade, eager in plans:
         if nodes >= node_budget:
             break
         verdict = beam_search(
@@ -891,6 +914,7 @@ def _graded_in_turn(
             check_budget=check_budget,
             grade=grade,
             backups=backups,
+            eager=eager,
         )
         nodes += verdict.nodes
         if verdict.result != "unknown" or position.redeals_left == 0:
@@ -1088,29 +1112,14 @@ def _eager_in_turn(
 ) -> Verdict:
     """:func:`_beams_in_turn` with checks of :data:`THRIFTY_CHECK_BUDGET` nodes, each beam
     founding eagerly or not as its plan says."""
-    checks: dict[bytes, bool] = {}
-    nodes = 0
-    for (width, weights, seed, diverse), eager in plans:
-        if nodes >= node_budget:
-            break
-        verdict = beam_search(
-            position,
-            width=width,
-            node_budget=node_budget - nodes,
-            deadline=deadline,
-            weights=weights,
-            seed=seed,
-            checks=checks,
-            diverse=diverse,
-            check_budget=THRIFTY_CHECK_BUDGET,
-            eager=eager,
-        )
-        nodes += verdict.nodes
-        if verdict.result != "unknown" or position.redeals_left == 0:
-            return Verdict(verdict.result, verdict.moves, nodes)
-        if deadline is not None and time.monotonic() > deadline:
-            break
-    return Verdict("unknown", [], nodes)
+    kinds = _ungraded_kinds(plans)
+    return _kinds_in_turn(position, kinds, node_budget, deadline, THRIFTY_CHECK_BUDGET, BACKUPS)
+
+
+def _ungraded_kinds(plans: Iterable[EagerPlan]) -> Iterator[KindPlan]:
+    """``plans``, every beam ungraded (a generator function: the plans may never end)."""
+    for plan, eager in plans:
+        yield plan, 0, eager
 
 
 def _graded() -> Iterator[GradedPlan]:
