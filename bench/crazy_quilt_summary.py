@@ -1,4 +1,6 @@
-"""Summarise the per-deal records of ``bench/crazy_quilt_winrate.py --jsonl`` as table rows.
+"""Summarise the per-deal records of ``bench/crazy_quilt_winrate.py --jsonl`` (or of
+``spielcenter winrate crazy-quilt --records``, with the honest player's from ``--honest``) as table
+rows.
 
     uv run python bench/crazy_quilt_summary.py [--figure docs/winrates-crazy-quilt.png] \\
         classic=/tmp/cq/classic.jsonl ... [--honest classic=HONEST.jsonl ...]
@@ -10,13 +12,14 @@ thoughtful solver's won / lost / unknown and the honest player's wins with 95 % 
 intervals, and the seconds per deal (median, p99, max) of both, as Markdown table rows.
 ``--figure PATH`` also draws the rates: for each variant the honest player's wins and the
 thoughtful solver's range (won as the lower bound, won + unknown as the upper), with intervals,
-and a mark at the share of the same deals that the stored lists of winnable deals hold (proven
-by any solver version, each line replayed; ``spielcenter winnable``) and a mark at the share
-not proven lost (the upper bound): the deals one of whose suits alone cannot be founded
-(:func:`spielcenter.solvers.crazy_quilt_suits.lost_alone`, at most 100 000 positions a suit),
-the deals the records hold as ``lost`` (each a proof of ``solve``) and the deals of
-:data:`LOST_WAITING` (a suit's waiting game is lost; too long a search to repeat here, so a
-list that ``tests/unit/test_crazy_quilt_waiting.py`` proves again) are lost.
+and a mark at the share of the same deals proven winnable (won in the records, or held by the
+stored lists of winnable deals, proven by any solver version, each line replayed; ``spielcenter
+winnable``) and a mark at the share not proven lost (the upper bound): the deals one of whose
+suits alone cannot be founded (:func:`spielcenter.solvers.crazy_quilt_suits.lost_alone`, at
+most 100 000 positions a suit), the deals the records hold as ``lost`` (each a proof of
+``solve``) and the deals of :data:`LOST_WAITING` (a suit's waiting game is lost; too long a
+search to repeat here, so a list that ``tests/unit/test_crazy_quilt_waiting.py`` proves again)
+are lost.
 
 ``--honest VARIANT=FILE`` (after the other arguments) takes the honest player's rate of
 ``VARIANT`` from FILE instead, the records of a longer ``--honest-only`` run, and prints a row for
@@ -66,7 +69,7 @@ def read(path: Path) -> list[dict[str, Any]]:
 
 Rates = dict[str, tuple[int, int, int, int, int, int, int]]
 """Per variant: deals, thoughtful won, thoughtful won or unknown, honest won, the honest player's
-deals, listed, proven lost (:func:`proven_lost`)."""
+deals, proven won (:func:`proven_won`), proven lost (:func:`proven_lost`)."""
 
 SUIT_BUDGET = 400_000
 """Positions :func:`lost_by_a_suit` gives the four suits of a deal together."""
@@ -83,12 +86,16 @@ games in the waiting search*). Not searched again by the summary; the test
 ``test_the_summarys_waiting_losses_are_proven_again`` searches every entry."""
 
 
-def listed(variant: str, deals: list[int]) -> int:
-    """How many of ``deals`` the stored list of winnable deals of ``variant`` holds."""
+def proven_won(variant: str, records: list[dict[str, Any]]) -> int:
+    """How many deals of ``records`` are proven winnable: won in the records themselves (a line
+    of ``solve`` that the engine replays; the one-run records keep a sample of them to be solved
+    again, ``tests/unit/test_crazy_quilt_one_run_records.py``) or held by the stored list of
+    winnable deals of ``variant`` (proven by any solver version, each line replayed). The lists
+    reach deal 1 594 only, so on 10 000 deals the run's own wins carry the lower bound."""
     from spielcenter.solvers import winnable
 
     held = set(winnable.read_list(winnable.list_path("crazy-quilt", variant)))
-    return sum(deal in held for deal in deals)
+    return sum(record["result"] == "won" or record["deal"] in held for record in records)
 
 
 def lost_by_a_suit(variant: str, deals: list[int]) -> list[int]:
@@ -132,7 +139,10 @@ def draw(rates: Rates, path: Path) -> None:
         _bars(axes, rates, written=axes is whole)
     whole.set_yticks(
         range(len(rates)),
-        [f"{variant}\nhonest: {rates[variant][4]:,} deals" for variant in reversed(rates)],
+        [
+            f"{variant}\nsolver: {rates[variant][0]:,} deals\nhonest: {rates[variant][4]:,} deals"
+            for variant in reversed(rates)
+        ],
     )
     whole.set_xlim(0, 100)
     whole.set_title("all deals")
@@ -162,7 +172,7 @@ def _bars(axes: Any, rates: Rates, written: bool) -> None:
     ):
         for offset, hits, trials, colour, label in (
             (0.2, honest, played, "#d08c2f", "honest player wins"),
-            (-0.2, won, total, "#2f6fb0", "thoughtful solver of the measurement: proven wins"),
+            (-0.2, won, total, "#2f6fb0", "thoughtful solver, one run a deal: proven wins"),
         ):
             low, high = wilson_interval(hits, trials)
             share = hits / trials
@@ -194,7 +204,7 @@ def _bars(axes: Any, rates: Rates, written: bool) -> None:
             marker="D",
             color="black",
             linestyle="none",
-            label="proven winnable by any solver version (the stored lists): the lower bound",
+            label="proven winnable (the run's wins and the stored lists): the lower bound",
         )
         axes.plot(
             100 * (total - lost) / total,
@@ -271,7 +281,7 @@ def main(argv: list[str]) -> int:
         honest_records[variant] = read(Path(name))
     rates: Rates = {}
     print(
-        "| variant | deals | thoughtful won | lost | unknown | honest won | listed "
+        "| variant | deals | thoughtful won | lost | unknown | honest won | proven won "
         "| proven lost (by any proof) |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -289,7 +299,7 @@ def main(argv: list[str]) -> int:
         }
         played = honest_records.get(variant, records)
         honest = sum(r["honest"] == "won" for r in played)
-        proven = listed(variant, [r["deal"] for r in records])
+        proven = proven_won(variant, records)
         lost = proven_lost(variant, records)
         rates[variant] = (
             total,
@@ -308,7 +318,7 @@ def main(argv: list[str]) -> int:
             f"{len(lost)} ({' '.join(map(str, lost)) or 'none'}) |"
         )
         solver = [r["seconds"] for r in records]
-        player = [r["honest_seconds"] for r in records]
+        player = [r["honest_seconds"] for r in played]
         nodes = sum(r["nodes"] for r in records)
         timings.append(
             f"| {variant} | {seconds(solver)} | {seconds(player)} | {nodes / sum(solver):,.0f} |"

@@ -74,3 +74,31 @@ def test_a_sample_of_a_one_run_tables_wins_are_won_again_with_lines_that_replay(
         verdict = solve(cheapest["deal"], variant, node_budget=budget)
         assert verdict.result == "won", cheapest
         assert game.status(game.replay(cheapest["deal"], verdict.moves)) is Status.WON
+
+
+def test_the_figures_lower_bound_counts_the_runs_wins_and_the_listed_deals_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rule (the figure's black mark, *proven winnable*): a deal is proven winnable when the run
+    won it (a line of ``solve``) or the stored list holds it (a line of any solver version), and
+    counts once. The lists reach deal 1 594, so on deals beyond them only the run's wins count;
+    a one-run file has no honest results, so the honest player's come from ``--honest``."""
+    from bench.crazy_quilt_summary import main, proven_won
+
+    records = [
+        {"deal": 1, "result": "won", "nodes": 10, "seconds": 0.1},  # won and listed
+        {"deal": 9, "result": "unknown", "nodes": 10, "seconds": 0.1},  # decided by no search
+        {"deal": 113, "result": "unknown", "nodes": 10, "seconds": 0.1},  # a listed win missed
+        {"deal": 20_000, "result": "won", "nodes": 10, "seconds": 0.1},  # beyond the lists
+    ]
+    assert proven_won("classic", records) == 3
+    assert proven_won("classic", [{**records[3], "result": "unknown"}]) == 0
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    honest = tmp_path / "honest.jsonl"
+    honest.write_text(json.dumps({"deal": 1, "honest": "won", "honest_seconds": 0.2}) + "\n")
+    assert main([f"classic={run}", "--honest", f"classic={honest}"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "1–20000" in line)
+    assert "| 2 — 50.0%" in row  # the run's wins
+    assert "| 1 — 100.0%" in row  # the honest player's, from --honest
+    assert "| 3 — 75.0%" in row  # proven won
