@@ -53,11 +53,11 @@ Solver = Callable[[int, str, int, float | None], Verdict]
 
 
 SOLVING_GC_THRESHOLD = (200_000, 30, 30)
-"""The cycle collector's thresholds while a deal is solved (the same as mypy's own run). The
-searches make millions of short-lived tuples, lists and nodes but no cycles, and keep large
-sets and dictionaries of positions, which each full collection walks: with Python's defaults
+"""The cycle collector's thresholds while a deal is solved (those mypy's build sets for its own
+run). The searches make millions of short-lived tuples, lists and nodes but no cycles, and keep
+large sets and dictionaries of positions, which each full collection walks: with the defaults
 (700, 10, 10) the collector took about a sixth of a deal's CPU time at 5 000 000 positions
-(docs/performance.md, *Crazy Quilt at 5 000 000 positions within 10 s*). It still runs,
+(docs/performance.md, *Crazy Quilt at 5 000 000 positions*, session 11). It still runs,
 seldom; the thresholds before are restored after the deal."""
 
 
