@@ -120,7 +120,9 @@ class Search:
         return touches(a, b, self.round_the_corner)
 
     def _in_quilt(self, code: int, gone: int) -> bool:
-        return bool(self.cells_of[code] & ~gone)
+        # Not ``cells & ~gone``: with cells 62 and 63 the masks are Python longs, and each
+        # operation on one makes a new object (one here instead of two).
+        return gone | self.cells_of[code] != gone
 
     def touching(self, top: int) -> int:
         """The cells whose card :meth:`touches <touch>` the card ``top``: a mask to pick the
