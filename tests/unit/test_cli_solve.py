@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 from functools import cache
 
@@ -14,7 +15,9 @@ from spielcenter.cli.solve import (
     EXIT_LOST,
     EXIT_UNKNOWN,
     EXIT_WON,
+    SOLVING_GC_THRESHOLD,
     _resolve,
+    deal_solver,
     parse_range,
 )
 from spielcenter.games import get_game
@@ -192,3 +195,27 @@ def test_each_game_is_solved_at_the_budget_of_its_published_win_rates(capsys):
     with pytest.raises(SystemExit):
         main(["winrate", "crazy-quilt", "--help"])
     assert "crazy-quilt 3_000_000" in capsys.readouterr().out
+
+
+def test_a_deal_is_solved_with_the_collector_seldom_run_and_its_thresholds_restored_after():
+    # The searches make no cycles but millions of short-lived objects next to large sets of
+    # positions; solve and winrate run each deal with the collector's thresholds raised
+    # (docs/performance.md), and leave the process's thresholds as they found them, also when
+    # a deal's search raises.
+    during: list[tuple[int, ...]] = []
+
+    def solve_watched(deal, variant, *, node_budget, time_budget):
+        during.append(gc.get_threshold())
+        if deal == 2:
+            raise RuntimeError("a search that fails")
+        return solve(deal, variant, node_budget=node_budget, time_budget=time_budget)
+
+    before = gc.get_threshold()
+    assert before != SOLVING_GC_THRESHOLD
+    solve_deal = deal_solver(solve_watched)
+    assert solve_deal(1, "classic", 1_000, None).nodes >= 1
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError):
+        solve_deal(2, "classic", 1_000, None)
+    assert gc.get_threshold() == before
+    assert during == [SOLVING_GC_THRESHOLD, SOLVING_GC_THRESHOLD]

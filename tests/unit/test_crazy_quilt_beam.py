@@ -43,6 +43,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _best_of_each_foundation_state_first,
     _eager,
     _graded,
+    _Key,
     _mixed,
     _Node,
     _restarts,
@@ -568,7 +569,7 @@ def test_a_graded_beam_keeps_the_best_of_its_pool_by_rank_less_the_cards_its_che
     steps = 0
     for _ in range(12):
         found, _ = beam.spread(layer)
-        ranked = sorted(found.items(), key=lambda item: -beam.rank(*item))
+        ranked = sorted(found.items(), key=lambda item: -beam.rank(item[1]))
         kept, rest = beam.keep_and_rest(found)
         pool, left = [], {}
         for _key, node in _best_ranked(ranked, beam):
@@ -588,7 +589,7 @@ def test_a_graded_beam_keeps_the_best_of_its_pool_by_rank_less_the_cards_its_che
     assert steps >= 6  # on many steps the grades kept other positions than the rank alone
 
 
-def _best_ranked(ranked: list[tuple[bytes, _Node]], beam: _Beam) -> list[tuple[bytes, _Node]]:
+def _best_ranked(ranked: list[tuple[_Key, _Node]], beam: _Beam) -> list[tuple[object, _Node]]:
     """``ranked`` as a diverse beam orders it: the best of each foundation state first."""
     order = _best_of_each_foundation_state_first([node for _, node in ranked])
     return [(b"", node) for node in order]
@@ -913,7 +914,7 @@ def test_every_kept_position_gets_its_share_of_a_step() -> None:
     for _ in range(7):
         found, _won = beam.spread(layer)
         layer = [_turned(node) for node in beam.keep(found) if node.stock]
-    alone: dict[bytes, _Node] = {}
+    alone: dict[_Key, _Node] = {}
     beam.limit = _GATHER_CAP
     beam.gather(layer[0], alone)
     assert len(layer) == 16 and len(alone) == _GATHER_CAP

@@ -17,11 +17,13 @@ Without ``--budget`` each game gets the budget its win rates were measured at
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,11 +52,34 @@ Solver = Callable[[int, str, int, float | None], Verdict]
 """Solve one deal: (deal, variant, positions, seconds or ``None``) to a verdict."""
 
 
+SOLVING_GC_THRESHOLD = (200_000, 30, 30)
+"""The cycle collector's thresholds while a deal is solved (those mypy's build sets for its own
+run). The searches make millions of short-lived tuples, lists and nodes but no cycles, and keep
+large sets and dictionaries of positions, which each full collection walks: with the defaults
+(700, 10, 10) the collector took about a sixth of a deal's CPU time at 5 000 000 positions
+(docs/performance.md, *Crazy Quilt at 5 000 000 positions*, session 11). It still runs,
+seldom; the thresholds before are restored after the deal."""
+
+
+@contextlib.contextmanager
+def seldom_collected() -> Iterator[None]:
+    """Run the block with :data:`SOLVING_GC_THRESHOLD`, and the collector's thresholds as they
+    were after it (also when it raises)."""
+    before = gc.get_threshold()
+    gc.set_threshold(*SOLVING_GC_THRESHOLD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def deal_solver(solve: SolveFunction) -> Solver:
-    """A registry solver as the deal-by-deal measurement calls it (``bench/cruel_winrate.py``)."""
+    """A registry solver as the deal-by-deal measurement calls it (``bench/cruel_winrate.py``),
+    each deal with the cycle collector seldom run (:func:`seldom_collected`)."""
 
     def solve_deal(deal: int, variant: str, budget: int, time_budget: float | None) -> Verdict:
-        return solve(deal, variant, node_budget=budget, time_budget=time_budget)
+        with seldom_collected():
+            return solve(deal, variant, node_budget=budget, time_budget=time_budget)
 
     return solve_deal
 

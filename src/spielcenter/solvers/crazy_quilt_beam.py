@@ -255,14 +255,66 @@ class LastPass:
     line: tuple[str, ...]
 
 
+_Key = tuple[int, int, bytes, bytes]
+"""A step's key of a position: quilt cells emptied, :func:`_head` (foundations and redeals
+left), waste, stock. One tuple of four: the beams ask it at every move they gather, and the
+bytes the key once was (:func:`_shake_key`) took five objects to make and were hashed whole."""
+
+
+def _head(fnd: Fnd, left: int) -> int:
+    """The foundations' eight ranks (each below 16) and the redeals left as one number."""
+    head = left
+    for rank in fnd:
+        head = head * 16 + rank
+    return head
+
+
+def _shake_key(node: _Node) -> bytes:
+    """The position as the bytes a shaken beam's checksum reads (:meth:`_Beam.rank`): emptied
+    cells, foundations, redeals left, the waste's length, waste, stock (the step's key until
+    2026-12-07; the shakes, and so every shaken beam's choices, are drawn from these bytes)."""
+    return b"".join(
+        (
+            node.gone.to_bytes(8, "little"),
+            bytes(node.fnd),
+            bytes((node.left, len(node.waste))),
+            node.waste,
+            node.stock,
+        )
+    )
+
+
+class _Trail:
+    """A line as the line before it (shared with every other line that continues it) and its
+    last few moves.
+
+    A beam's positions continue each other's lines: as one list each, every position gathered
+    copied its whole line (a hundred moves and more late in a deal), and the garbage collector
+    walked each copy. A trail costs the same whatever the line's length; :attr:`_Node.line`
+    spells it out when a line is wanted (a win, a last pass)."""
+
+    def __init__(self, before: _Trail | None, moves: list[str]) -> None:
+        self.before = before
+        self.moves = moves
+
+
 class _Node:
-    """A position in the beam with the line that reached it.
+    """A position in the beam with the line that reached it: ``before``'s line (none: the
+    empty line), then ``moves``.
 
     A plain class, not a dataclass: mypyc compiles its ``__init__`` (a dataclass's generated one
     runs as interpreted Python), and the beams make one for every position they gather."""
 
     def __init__(
-        self, gone: int, free: int, stock: bytes, waste: bytes, fnd: Fnd, left: int, line: list[str]
+        self,
+        gone: int,
+        free: int,
+        stock: bytes,
+        waste: bytes,
+        fnd: Fnd,
+        left: int,
+        moves: list[str],
+        before: _Trail | None = None,
     ) -> None:
         self.gone = gone
         self.free = free
@@ -270,14 +322,29 @@ class _Node:
         self.waste = waste
         self.fnd = fnd
         self.left = left
-        self.line = line
+        self.trail = _Trail(before, moves)
         self.points = 0.0
         """The beam's rank of the position (its score, shaken), once ranked."""
+
+    @property
+    def line(self) -> list[str]:
+        """The moves from the deal's start (or the beam's) that reached the position."""
+        pieces: list[list[str]] = []
+        trail: _Trail | None = self.trail
+        while trail is not None:
+            pieces.append(trail.moves)
+            trail = trail.before
+        line: list[str] = []
+        for moves in reversed(pieces):
+            line.extend(moves)
+        return line
 
     def score(self, weights: Weights) -> int:
         """Progress: the cards founded and the quilt cards gone, weighted by ``weights``."""
         fnd = self.fnd
-        cards = sum(fnd[s] - ACE for s in range(4)) + sum(KING - fnd[4 + s] for s in range(4))
+        cards = 0
+        for suit in range(4):
+            cards += fnd[suit] - ACE + KING - fnd[4 + suit]
         per_founded, per_gone = weights
         return per_founded * cards + per_gone * self.gone.bit_count()
 
@@ -350,10 +417,10 @@ class _Beam:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise OutOfBudget
 
-    def gather(self, node: _Node, found: dict[bytes, _Node]) -> None:
+    def gather(self, node: _Node, found: dict[_Key, _Node]) -> None:
         """Add to ``found`` every position reachable from ``node`` without turning a card."""
         self._gather(
-            node.gone, node.free, node.stock, node.waste, node.fnd, node.left, node.line, "", found
+            node.gone, node.free, node.stock, node.waste, node.fnd, node.left, node.trail, "", found
         )
 
     def _gather(
@@ -364,29 +431,26 @@ class _Beam:
         waste: bytes,
         fnd: Fnd,
         left: int,
-        before: list[str],
+        before: _Trail,
         move: str,
-        found: dict[bytes, _Node],
+        found: dict[_Key, _Node],
     ) -> None:
         """:meth:`gather` from the position reached by ``before`` and then ``move`` (none when
-        empty). The position's line is copied only when it joins ``found``: a position found
-        before (most are) costs no copy of its line."""
+        empty)."""
         search = self.search
-        forced: list[str] = []
+        forced: list[str] = [move] if move else []
         gone, free, waste, fnd = search.force(gone, free, waste, fnd, forced)
         if self.eager:
             gone, free, waste, fnd = self.found_eagerly(gone, free, waste, fnd, forced)
-        key = b"".join(
-            (gone.to_bytes(8, "little"), bytes(fnd), bytes((left, len(waste))), waste, stock)
-        )
+        key = (gone, _head(fnd, left), waste, stock)
         if key in found:
             return
         if len(found) >= self.limit:
             self.complete = False
             return
-        line = [*before, move, *forced] if move else [*before, *forced]
-        here = _Node(gone, free, stock, waste, fnd, left, line)
+        here = _Node(gone, free, stock, waste, fnd, left, forced, before)
         found[key] = here
+        trail = here.trail
         if fnd == WON_FND:
             return
         top = waste[-1] if waste else 0
@@ -394,10 +458,10 @@ class _Beam:
             suit, rank = top >> 4, top & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._gather(gone, free, stock, waste[:-1], grown, left, line, "wu", found)
+                self._gather(gone, free, stock, waste[:-1], grown, left, trail, "wu", found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._gather(gone, free, stock, waste[:-1], grown, left, line, "wd", found)
+                self._gather(gone, free, stock, waste[:-1], grown, left, trail, "wd", found)
         # Only the cells whose cards have a move are visited, in the cells' order.
         touching = search.touching(top) if top else 0
         rest = free & (touching | search.following(fnd))
@@ -413,13 +477,15 @@ class _Beam:
             suit, rank = code >> 4, code & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._gather(after, opened, stock, waste, grown, left, line, UP_MOVE[cell], found)
+                self._gather(after, opened, stock, waste, grown, left, trail, UP_MOVE[cell], found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._gather(after, opened, stock, waste, grown, left, line, DOWN_MOVE[cell], found)
+                self._gather(
+                    after, opened, stock, waste, grown, left, trail, DOWN_MOVE[cell], found
+                )
             if low & touching:
                 built = waste + bytes((code,))
-                self._gather(after, opened, stock, built, fnd, left, line, WASTE_MOVE[cell], found)
+                self._gather(after, opened, stock, built, fnd, left, trail, WASTE_MOVE[cell], found)
 
     def found_eagerly(
         self, gone: int, free: int, waste: bytes, fnd: Fnd, path: list[str]
@@ -466,29 +532,29 @@ class _Beam:
                 break
         return gone, free, waste, fnd
 
-    def rank(self, key: bytes, node: _Node) -> float:
+    def rank(self, node: _Node) -> float:
         """The position's score, shaken (see :data:`SHAKE`) when the beam has a seed."""
         score = float(node.score(self.weights))
         if self.seed:
-            score += SHAKE * zlib.crc32(key, self.seed) / 2**32
+            score += SHAKE * zlib.crc32(_shake_key(node), self.seed) / 2**32
         return score
 
-    def keep(self, found: dict[bytes, _Node], width: int = 0) -> list[_Node]:
+    def keep(self, found: dict[_Key, _Node], width: int = 0) -> list[_Node]:
         """The best ``width`` positions (the beam's width unless given) the relaxed game does
         not prove lost (a diverse beam: the best of each foundation state first, see
         :data:`PLANS`)."""
         return self.keep_and_rest(found, width)[0]
 
     def keep_and_rest(
-        self, found: dict[bytes, _Node] | list[_Node], width: int = 0
+        self, found: dict[_Key, _Node] | list[_Node], width: int = 0
     ) -> tuple[list[_Node], list[_Node]]:
         """The positions :meth:`keep` keeps from ``found`` (a step's positions, or a list
         already ranked), and those ranked after them, unchecked, in rank order."""
         width = width or self.width
         kept: list[_Node] = []
         if isinstance(found, dict):
-            for key, node in found.items():
-                node.points = self.rank(key, node)
+            for node in found.values():
+                node.points = self.rank(node)
             ranked = sorted(found.values(), key=lambda node: -node.points)
             if self.diverse:
                 ranked = _best_of_each_foundation_state_first(ranked)
@@ -540,7 +606,7 @@ class _Beam:
             self.handed.append(self.last_pass_of(node))
         final = self.final
         final.budget = final.nodes + min(FINAL_BUDGET, self.budget - self.nodes)
-        line = list(node.line)
+        line = node.line
         try:
             won = final.search(node.gone, node.free, node.stock, b"", node.fnd, 0, False, line)
         except OutOfBudget:
@@ -585,12 +651,12 @@ class _Beam:
 
     def spread(
         self, layer: list[_Node], width: int = 0
-    ) -> tuple[dict[bytes, _Node], list[str] | None]:
+    ) -> tuple[dict[_Key, _Node], list[str] | None]:
         """Every position reachable from ``layer`` without turning a card (each counts as a
         searched position), and the line of a won one among them, if any. In a beam of
         ``width`` (the beam's own unless given) up to :data:`SHARED_WIDTH` each position of
         ``layer`` gets its share of the step (see :data:`_GATHER_CAP`)."""
-        found: dict[bytes, _Node] = {}
+        found: dict[_Key, _Node] = {}
         # With one cap for the whole step the first positions' children used it up and the
         # others were never gathered (docs/winrates-crazy-quilt.md, *Why the beams miss wins
         # the lists hold*).
@@ -643,7 +709,8 @@ class _Beam:
                         b"",
                         node.fnd,
                         node.left - 1,
-                        [*node.line, "r"],
+                        ["r"],
+                        node.trail,
                     )
                     if redealt.left > 0:
                         layer.append(redealt)
@@ -684,7 +751,8 @@ def _turned(node: _Node) -> _Node:
         node.waste + node.stock[:1],
         node.fnd,
         node.left,
-        [*node.line, "s"],
+        ["s"],
+        node.trail,
     )
 
 

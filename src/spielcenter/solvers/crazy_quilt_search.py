@@ -99,9 +99,11 @@ class Search:
     """For each card code, :meth:`touching`'s mask of cells (made once: it depends on the
     cards' first cells alone; 0 for a code no card has)."""
     last_fnd: Fnd = ()
-    """The foundations :meth:`following` was last asked about, and its answer: a search asks
+    """The foundations :meth:`following` was last asked about, and its answers: a search asks
     again for the same foundations right after :meth:`force` did (the same tuple object)."""
     last_following: int = 0
+    last_safe: int = 0
+    """:meth:`safe_candidates` of :attr:`last_fnd`."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
@@ -118,7 +120,9 @@ class Search:
         return touches(a, b, self.round_the_corner)
 
     def _in_quilt(self, code: int, gone: int) -> bool:
-        return bool(self.cells_of[code] & ~gone)
+        # Not ``cells & ~gone``: with cells 62 and 63 the masks are Python longs, and each
+        # operation on one makes a new object (one here instead of two).
+        return gone | self.cells_of[code] != gone
 
     def touching(self, top: int) -> int:
         """The cells whose card :meth:`touches <touch>` the card ``top``: a mask to pick the
@@ -140,16 +144,37 @@ class Search:
     def following(self, fnd: Fnd) -> int:
         """The cells whose card follows on a foundation of ``fnd`` (the rank after an up
         foundation's top, or before a down one's): only these can go to a foundation now."""
-        if fnd is self.last_fnd:
-            return self.last_following
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        return self.last_following
+
+    def safe_candidates(self, fnd: Fnd) -> int:
+        """The cells of :meth:`following` whose card's twin is already founded (one home left):
+        the only cells whose card :meth:`_safe_slot` may find a safe slot for, so :meth:`force`
+        asks it of these alone (most positions have none)."""
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        return self.last_safe
+
+    def _follow(self, fnd: Fnd) -> None:
+        """:meth:`following` and :meth:`safe_candidates` of ``fnd``, remembered."""
         cells_of = self.cells_of
         cells = 0
+        safe = 0
         for suit in range(4):
             base = suit << 4
-            cells |= cells_of[base + fnd[suit] + 1] | cells_of[base + fnd[4 + suit] - 1]
+            up = fnd[suit]
+            down = fnd[4 + suit]
+            moving = cells_of[base + up + 1] | cells_of[base + down - 1]
+            cells |= moving
+            # The up foundation's next card (rank up + 1) is safe only when the down foundation
+            # is at most that rank, and the down one's next (down - 1) only when the up
+            # foundation is at least that rank: both say down <= up + 1 (_safe_slot's test).
+            if down <= up + 1:
+                safe |= moving
         self.last_fnd = fnd
         self.last_following = cells
-        return cells
+        self.last_safe = safe
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
         """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
@@ -188,7 +213,7 @@ class Search:
                     path.append("wu" if slot < 4 else "wd")
                     moved = True
                     continue
-            rest = free & self.following(fnd)  # no other card has a foundation to go to
+            rest = free & self.safe_candidates(fnd)  # no other card has a safe slot
             while rest:
                 low = rest & -rest
                 cell = low.bit_length() - 1
