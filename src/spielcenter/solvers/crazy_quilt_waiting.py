@@ -840,8 +840,11 @@ def lost_waiting_in_rounds(
     hundred positions); then, the stock first (``last_first``: it wins what the first order
     cannot finish, classic 862 ♦ in 358 positions), the suits the first round left undecided,
     each in turn with an even share of half of what is left (the search starts again; a suit
-    decided in the second round leaves the rest to the next); last the pairs of suits, the
-    most kept cards in the stock and the waste first, each in turn with half of what is left.
+    decided in the second round leaves the rest to the next); last the first node of each
+    pair's waiting game, the most kept cards in the stock and the waste first, each in turn
+    with half of what is left: its loose game (:func:`loose_clears`). A pair's whole search
+    costs millions of positions where it proves nothing (docs/winrates-crazy-quilt.md,
+    *Assignments first*); its first question costs a few hundred to a few ten thousand.
 
     So one costly suit gets much of the budget (classic deal 728: its diamonds are lost at
     5 083 positions, the other three suits won within a few hundred), and the first pair, the
@@ -876,8 +879,10 @@ def lost_waiting_in_rounds(
         return -sum(1 for code in piled if SUITS[code >> 4] in pair)
 
     for suits in sorted(("".join(pair) for pair in combinations(SUITS, 2)), key=fewer_kept):
-        verdict = decide_waiting(position, suits, (budget - nodes) // 2, progress, every)
-        nodes += verdict.nodes
-        if verdict.result == "lost":
+        kept = frozenset(SUITS.index(suit) for suit in suits)
+        first = WaitingSearch(position, kept, (budget - nodes) // 2)
+        lost = first.dead_at_start()
+        nodes += first.nodes
+        if lost:
             return WaitingProof(suits, nodes)
     return WaitingProof("", nodes)
