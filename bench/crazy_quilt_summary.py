@@ -72,14 +72,16 @@ SUIT_BUDGET = 400_000
 """Positions :func:`lost_by_a_suit` gives the four suits of a deal together."""
 
 LOST_WAITING: dict[str, dict[int, str]] = {
-    "classic": {9: "DC", 728: "D"},
-    "round-the-corner": {9: "DC", 728: "D"},
+    "classic": {9: "DC", 348: "SC", 728: "D"},
+    "round-the-corner": {9: "DC", 348: "SC", 728: "D"},
 }
 """Per variant, the deals proven lost by the waiting game of one suit or two
 (:func:`spielcenter.solvers.crazy_quilt_waiting.decide_waiting`), with those suits: classic and
 round-the-corner deal 728's diamonds, lost at 4 275 positions each (8 161 with the exact loose
 game alone, 377 879 and 377 951 before it), and deal 9's diamonds and clubs, lost at the first
-node in 20 864 (docs/winrates-crazy-quilt.md, *Waiting ghosts*, *Exact loose games in the
+node in 20 864, and deal 348's spades and clubs, lost at 5 421 449 (5 920 459 round the
+corner: the whole search, 1 742 nodes, its loose questions all answered by the assignment search;
+docs/winrates-crazy-quilt.md, *Waiting ghosts*, *Exact loose games in the
 waiting search* and *Assignments first*). Not searched again by the summary; the test
 ``test_the_summarys_waiting_losses_are_proven_again`` searches every entry."""
 
