@@ -27,10 +27,11 @@ reasoning is in ``docs/winrates-crazy-quilt.md``):
    quarter of what is left, then the search with the check across the redeal the rest, skipping
    what the plain one searched to the end.
 5. **The waiting game** (:mod:`~spielcenter.solvers.crazy_quilt_waiting`), only when all of the
-   above left the position undecided, with the last 1/40 of the budget: one suit's cards
-   follow the rules and the other suits' quilt cards wait until a foundation or a card one rank
-   away could take them. Every line of the deal is a line of that smaller game, so a lost one
-   proves the deal ``lost`` (classic deal 728: its diamonds, 8 161 positions). Asked last, it
+   above left the position undecided, with the last 1/40 of the budget: one suit's cards (then
+   two suits') follow the rules and the other suits' quilt cards wait until a foundation or a
+   card one rank away could take them. Every line of the deal is a line of that smaller game,
+   so a lost one proves the deal ``lost`` (classic deal 728: its diamonds, 4 275 positions;
+   deal 9: its diamonds and clubs, 20 864). Asked last, it
    changes no answer the steps before give and costs only the deals they leave undecided.
 
 The position it searches is the compact one of :mod:`~spielcenter.solvers.crazy_quilt_position`;
@@ -81,10 +82,11 @@ WAITING_SHARE: Final = 40
 """:func:`solve` keeps 1/40 of its budget for the waiting game
 (:mod:`spielcenter.solvers.crazy_quilt_waiting`), within the budget: the exhaustive searches
 after the beams leave it, and it is asked only when every step before left the position
-undecided. At the command line's 3 000 000 positions that is 75 000, nine times what classic
-deal 728's diamonds need since the waiting search prunes with the exact loose game (lost at 8 161;
-docs/winrates-crazy-quilt.md, *Exact loose games in the waiting search*). Until 2026-12-07 it
-was 1/6 on top of the budget, when the diamonds needed 377 879."""
+undecided. At the command line's 3 000 000 positions that is 75 000: classic deal 728's
+diamonds need 4 275 (lost), deal 9's diamonds and clubs 20 864 after the single suits, which
+the rounds reach from a share of 44 000 on (docs/winrates-crazy-quilt.md, *Exact loose games in
+the waiting search* and *Assignments first*). Until 2026-12-07 it was 1/6 on top of the
+budget, when the diamonds needed 377 879."""
 
 CLOCK_EVERY: Final = 4096
 """Positions of the waiting game between two looks at the clock (when a time budget is given)."""

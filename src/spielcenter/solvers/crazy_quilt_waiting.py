@@ -78,16 +78,18 @@ from spielcenter.games.cards import ACE, KING, SUIT_NAMES, SUITS
 from spielcenter.games.crazy_quilt import CELL_NAMES
 from spielcenter.solvers.codes import RANK
 from spielcenter.solvers.crazy_quilt_position import FREES, Position, available, bit, touches
-from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable_left
+from spielcenter.solvers.crazy_quilt_relaxed import clearable_left
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
 __all__ = [
     "FIRST_ROUND",
+    "LOOSE_ASSIGNMENTS",
     "LOOSE_BUDGET",
     "LooseGame",
     "WaitingProof",
     "WaitingSearch",
     "decide_waiting",
+    "loose_clears",
     "lost_waiting",
     "lost_waiting_in_rounds",
 ]
@@ -107,6 +109,13 @@ quilt.md, *The waiting game in solve*)."""
 LOOSE_BUDGET: Final = 1 << 18
 """Positions one question to :class:`LooseGame` may search before it gives the benefit of the
 doubt (answers that the kept cards can be cleared)."""
+
+LOOSE_ASSIGNMENTS: Final = 1 << 17
+"""Nodes of :func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable_left`'s assignment search
+one loose question may use (never more than the search has left) before :class:`LooseGame`
+decides it. Both are exact; on the loose games of two suits the assignment search is the faster
+by two orders (classic 9 ♠♣: about 4 000 assignment nodes, 8 ms, where the loose game searches
+about a million positions, 2–4 s; docs/winrates-crazy-quilt.md, *Assignments first*)."""
 
 LOOSE_KEPT: Final = 1 << 22
 """Answers a :class:`LooseGame` remembers before it forgets them all and starts again."""
@@ -272,6 +281,33 @@ class LooseGame:
         return False
 
 
+def loose_clears(
+    waste: bytes,
+    pile: bytes,
+    fnd: Sequence[int],
+    left: int,
+    loose: LooseGame,
+    budget: int = LOOSE_ASSIGNMENTS + LOOSE_BUDGET,
+    assignments: int = LOOSE_ASSIGNMENTS,
+    loose_budget: int = LOOSE_BUDGET,
+) -> tuple[bool, int]:
+    """Whether the loose game of the kept cards (``waste`` bottom to top, ``pile`` the stock's
+    kept cards top first, ``fnd`` the eight foundation tops, ``left`` redeals left; every other
+    unfounded card free) can be cleared, and the positions spent: first the assignment search
+    (:func:`~spielcenter.solvers.crazy_quilt_relaxed.clearable_left`, the same relaxed game,
+    exact within ``assignments`` nodes: its no is a proof, and so is its yes when it ran a
+    complete assignment that clears), then, if it ran out, ``loose`` (:class:`LooseGame`,
+    within ``loose_budget`` positions), never more than ``budget`` positions in all. ``False``
+    is a proof; out of the budgets the answer is ``True``, the benefit of the doubt."""
+    known, nodes, cards_left = clearable_left(waste, pile, fnd, left, min(assignments, budget))
+    if known and cards_left:  # out of its budget: the loose game decides exactly
+        before = loose.nodes
+        loose.budget = min(loose_budget, max(budget - nodes, 0))
+        known = loose.clears(waste, pile, fnd, left)
+        nodes += loose.nodes - before
+    return known, nodes
+
+
 @dataclass(frozen=True)
 class WaitingProof:
     """What :func:`lost_waiting` found: the kept suits of a lost waiting game, or none."""
@@ -311,6 +347,7 @@ class WaitingSearch:
         every: int = PROGRESS_EVERY,
         last_first: bool = True,
         loose_budget: int = LOOSE_BUDGET,
+        assignments: int = LOOSE_ASSIGNMENTS,
     ) -> None:
         if position.ghosts:
             raise ValueError("the waiting game starts from a whole position, without ghosts")
@@ -328,6 +365,7 @@ class WaitingSearch:
         self.loose = LooseGame()
         self.last_first = last_first
         self.loose_budget = loose_budget
+        self.assignments = assignments
         self.stocks: dict[bytes, int] = {}
         """Each distinct stock met, numbered."""
         self.stock_owns: list[int] = []
@@ -444,19 +482,25 @@ class WaitingSearch:
         known = self.checks.get(key)
         if known is None:
             pile = self.own_cards[own]
-            known, nodes, cards_left = clearable_left(waste, pile, fnd, left, ASSIGNMENT_BUDGET)
+            known, nodes = loose_clears(
+                waste,
+                pile,
+                fnd,
+                left,
+                self.loose,
+                max(self.budget - self.nodes, 0),
+                self.assignments,
+                self.loose_budget,
+            )
             self.nodes += nodes
-            if known and cards_left:  # out of its budget: the loose game decides exactly
-                before = self.loose.nodes
-                self.loose.budget = min(self.loose_budget, max(self.budget - self.nodes, 0))
-                known = self.loose.clears(waste, pile, fnd, left)
-                self.nodes += self.loose.nodes - before
             self.checks[key] = known
         return not known
 
     # -- the search ------------------------------------------------------------------------
 
-    def run(self) -> Verdict:
+    def start(self) -> tuple[int, int, bytes, tuple[int, ...], int, int]:
+        """The first node: the empty cells, the available cells, the waste (kept cards), the
+        foundation tops (the other suits' complete), ``released`` and ``leaving``."""
         position = self.position
         released = 0
         leaving = 0
@@ -476,6 +520,22 @@ class WaitingSearch:
         gone, free, waste, released, leaving = self.settle(
             position.gone, available(position.gone), waste, released, leaving
         )
+        return gone, free, waste, tuple(fnd), released, leaving
+
+    def dead_at_start(self) -> bool:
+        """Whether the first node's loose game cannot be cleared (the search's first question;
+        its positions count in :attr:`nodes`)."""
+        _, _, waste, fnd, _, _ = self.start()
+        tops = 0
+        for top in fnd:
+            tops = tops << 4 | top
+        stocked = self.stock_number(self.position.stock)
+        wasted = self.waste_number(waste)
+        return self.dead(stocked, waste, wasted, fnd, tops, self.position.redeals_left)
+
+    def run(self) -> Verdict:
+        position = self.position
+        gone, free, waste, fnd, released, leaving = self.start()
         path: list[str] = []
         try:
             won = self.search(
@@ -483,7 +543,7 @@ class WaitingSearch:
                 free,
                 position.stock,
                 waste,
-                tuple(fnd),
+                fnd,
                 released,
                 leaving,
                 position.redeals_left,
@@ -774,18 +834,24 @@ def lost_waiting_in_rounds(
     progress: Callable[[int], None] | None = None,
     every: int = PROGRESS_EVERY,
 ) -> WaitingProof:
-    """Search the waiting game of each suit (one kept) until one is proven lost, in two rounds
-    within ``node_budget`` positions in all: first every suit with 1/:data:`FIRST_ROUND` of it,
-    its moves in the first order (a won game stops early, and nearly all are won within a few
-    hundred positions), then, the stock first (``last_first``: it wins what the first order
-    cannot finish, classic 862 ♦ in 358 positions), the
-    suits the first round left undecided, each in turn with an even share of what is left (the
-    search starts again; a suit decided in the second round leaves the rest to the next).
+    """Search the waiting games of ``position`` until one is proven lost, in three rounds within
+    ``node_budget`` positions in all: first every suit with 1/:data:`FIRST_ROUND` of it, its
+    moves in the first order (a won game stops early, and nearly all are won within a few
+    hundred positions); then, the stock first (``last_first``: it wins what the first order
+    cannot finish, classic 862 ♦ in 358 positions), the suits the first round left undecided,
+    each in turn with an even share of half of what is left (the search starts again; a suit
+    decided in the second round leaves the rest to the next); last the first node of each
+    pair's waiting game, the most kept cards in the stock and the waste first, each in turn
+    with half of what is left: its loose game (:func:`loose_clears`). A pair's whole search
+    costs millions of positions where it proves nothing (docs/winrates-crazy-quilt.md,
+    *Assignments first*); its first question costs a few hundred to a few ten thousand.
 
-    So one costly suit gets nearly the whole budget (classic deal 728: its diamonds are lost at
-    8 161 positions, the other three suits won within a few hundred). ``progress`` is passed
-    to every search (it may stop one by raising :class:`~spielcenter.solvers.verdict.
-    OutOfBudget`: that search answers ``unknown``)."""
+    So one costly suit gets much of the budget (classic deal 728: its diamonds are lost at
+    5 083 positions, the other three suits won within a few hundred), and the first pair, the
+    likeliest to jam, half of the rest (classic deal 9: its diamonds and clubs are lost at the
+    first node, whose loose game needs 20 863 positions). ``progress`` is passed to every
+    search (it may stop one by raising :class:`~spielcenter.solvers.verdict.OutOfBudget`: that
+    search answers ``unknown``)."""
     budget = max(node_budget, 0)
     nodes = 0
     undecided: list[str] = []
@@ -798,10 +864,25 @@ def lost_waiting_in_rounds(
             return WaitingProof(suits, nodes)
         if verdict.result == "unknown":
             undecided.append(suits)
+    second = (budget - nodes) // 2
+    spent = 0
     for index, suits in enumerate(undecided):
-        share = (budget - nodes) // (len(undecided) - index)
-        verdict = decide_waiting(position, suits, share, progress, every)
+        share = (second - spent) // (len(undecided) - index)
+        verdict = decide_waiting(position, suits, max(share, 0), progress, every)
         nodes += verdict.nodes
+        spent += verdict.nodes
         if verdict.result == "lost":
+            return WaitingProof(suits, nodes)
+    piled = position.stock + position.waste
+
+    def fewer_kept(pair: str) -> int:
+        return -sum(1 for code in piled if SUITS[code >> 4] in pair)
+
+    for suits in sorted(("".join(pair) for pair in combinations(SUITS, 2)), key=fewer_kept):
+        kept = frozenset(SUITS.index(suit) for suit in suits)
+        first = WaitingSearch(position, kept, (budget - nodes) // 2)
+        lost = first.dead_at_start()
+        nodes += first.nodes
+        if lost:
             return WaitingProof(suits, nodes)
     return WaitingProof("", nodes)
