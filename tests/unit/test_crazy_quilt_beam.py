@@ -25,6 +25,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     BACK_CARDS,
     BACKUPS,
     BEAM_CHECK_BUDGET,
+    EAGER_RUN,
     FINAL_BUDGET,
     GRADE,
     GRADE_POOL,
@@ -42,6 +43,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _beams_in_turn,
     _best_of_each_foundation_state_first,
     _eager,
+    _eager_restarts,
     _graded,
     _Key,
     _mixed,
@@ -55,6 +57,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _widening,
     beam_search,
     eager_beams,
+    eager_restarts,
     eager_twins,
     graded_beams,
     last_pass_beam,
@@ -720,6 +723,7 @@ def test_a_beam_through_the_last_pass_starts_only_where_a_last_pass_starts() -> 
 def test_the_beams_are_run_by_their_names() -> None:
     position = position_of(start_state(9, "classic"))
     for name, beams in (
+        ("eager-restarts", eager_restarts),
         ("thrifty", thrifty_beams),
         ("graded", graded_beams),
         ("mixed", mixed_beams),
@@ -732,7 +736,7 @@ def test_the_beams_are_run_by_their_names() -> None:
         assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
     with pytest.raises(
         ValueError,
-        match="no beams 'narrow'; the beams are thrifty, graded, mixed, widening, restarts, ",
+        match="no beams 'narrow'; the beams are eager-restarts, thrifty, graded, mixed, widening, ",
     ):
         run_beams("narrow", position, node_budget=30_000)
 
@@ -890,6 +894,71 @@ def test_the_eager_twins_win_within_a_budget_the_thrifty_beams_spend() -> None:
     )
     assert twins.moves == alone.moves
     assert thrifty_beams(position, node_budget=300_000).result == "unknown"
+
+
+def test_the_eager_restarts_run_the_narrow_beams_plain_then_eager_restarts_and_a_plain_one() -> (
+    None
+):
+    # The narrow widening beams as the thrifty beams run them (plain), then the thrifty
+    # beams' restarts (six narrow, a wide one, in turn) founding eagerly, and after every
+    # EAGER_RUN of them one plain restart, the thrifty beams' own in their order.
+    restarts = 4 * (THRIFTY_RESTARTS + 1)
+    thrifty = list(itertools.islice(_thrifty(), len(PLANS) + restarts))
+    run = list(itertools.islice(_eager_restarts(), len(PLANS) + restarts + restarts // EAGER_RUN))
+    assert run[: len(PLANS)] == [(plan, 0, False) for plan in thrifty[: len(PLANS)]]
+    after = run[len(PLANS) :]
+    assert EAGER_RUN == 2
+    assert after[0::3] == [(plan, 0, True) for plan in thrifty[len(PLANS) :: 2]]
+    assert after[1::3] == [(plan, 0, True) for plan in thrifty[len(PLANS) + 1 :: 2]]
+    assert after[2::3] == [(plan, 0, False) for plan in thrifty[len(PLANS) :]][: len(after[2::3])]
+
+
+def test_the_eager_restarts_win_a_deal_the_thrifty_beams_spend_their_budget_on() -> None:
+    # Classic deal 632, a win of the lists that the thrifty beams miss even at 5 000 000
+    # positions: within 500 000 they spend the budget without a win; the eager restarts win it
+    # with their fourth eager restart (after the plain narrow widening beams, three eager
+    # restarts and the first plain one), with the line that beam finds alone (the checks the
+    # beams share change no answer). The line replays to a won game.
+    position = position_of(start_state(632, "classic"))
+    verdict = eager_restarts(position, node_budget=500_000)
+    assert verdict.result == "won" and verdict.nodes <= 500_000
+    width, weights, seed, diverse = list(itertools.islice(_thrifty(), len(PLANS) + 4))[-1]
+    alone = beam_search(
+        position,
+        width=width,
+        node_budget=500_000,
+        weights=weights,
+        seed=seed,
+        diverse=diverse,
+        check_budget=THRIFTY_CHECK_BUDGET,
+        backups=THRIFTY_BACKUPS,
+        eager=True,
+    )
+    assert alone.result == "won" and verdict.moves == alone.moves
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(632, verdict.moves)) is Status.WON
+    assert thrifty_beams(position, node_budget=500_000).result == "unknown"
+
+
+def test_the_eager_restarts_keep_the_wins_of_the_plain_beams_the_eager_ones_miss() -> None:
+    # Classic deal 974: the first plain narrow beam wins it (10 615 positions); founding
+    # eagerly, the beams do not within 20 000 (they win it only after some 2 400 000). The
+    # eager restarts run that plain beam first, and win with its line.
+    position = position_of(start_state(974, "classic"))
+    thrifty = thrifty_beams(position, node_budget=20_000)
+    assert thrifty.result == "won"
+    assert eager_restarts(position, node_budget=20_000).moves == thrifty.moves
+    assert eager_beams(position, node_budget=20_000).result == "unknown"
+    # Classic deal 968: the thrifty beams' third narrow restart, a plain one, wins it; no
+    # eager restart before it does. The eager restarts reach that plain restart after six
+    # eager ones and two plain ones, and win with the thrifty beams' line.
+    position = position_of(start_state(968, "classic"))
+    thrifty = thrifty_beams(position, node_budget=750_000)
+    assert thrifty.result == "won"
+    verdict = eager_restarts(position, node_budget=750_000)
+    assert verdict.result == "won" and verdict.moves == thrifty.moves
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(968, verdict.moves)) is Status.WON
 
 
 # -- budgets and purity --------------------------------------------------------------------------

@@ -20,9 +20,10 @@ reasoning is in ``docs/winrates-crazy-quilt.md``):
    without a win proves the deal ``lost`` (classic deal 175: its diamonds cannot all be founded).
 3. **Beams** over the passes before the last (:mod:`~spielcenter.solvers.crazy_quilt_beam`),
    15/16 of the budget: they revisit the early choices a depth-first search leaves for last
-   (docs/winrates-crazy-quilt.md holds the measurement). By default the *thrifty* beams: the
-   narrow widening beams, then wide and narrow restarts, with checks that give up sooner and
-   no beam backing up, so that the budget runs many beams.
+   (docs/winrates-crazy-quilt.md holds the measurement). By default the *eager restarts*: the
+   narrow widening beams, then narrow and wide restarts, most of them founding the quilt's
+   independent cards at once, with checks that give up sooner and no beam backing up, so that
+   the budget runs many beams.
 4. **The exhaustive search** (:mod:`~spielcenter.solvers.crazy_quilt_search`): a plain one gets a
    quarter of what is left, then the search with the check across the redeal the rest, skipping
    what the plain one searched to the end.
@@ -110,10 +111,13 @@ def solve(
     that every line maps onto was (``proof`` then says which: a knot, a suit alone or a suit's
     waiting game).
 
-    ``beams`` names the beams' share of the search: ``thrifty``
-    (:func:`~spielcenter.solvers.crazy_quilt_beam.thrifty_beams`, the default: the narrow
-    widening beams, then six narrow restarts and a wide one in turn, every relaxed check of 2
-    nodes, no beam backing up), ``graded``
+    ``beams`` names the beams' share of the search: ``eager-restarts``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.eager_restarts`, the default: the thrifty
+    beams' narrow widening beams, then their restarts founding the quilt's independent cards at
+    once, a plain restart after every two), ``thrifty``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.thrifty_beams`, the default until 2026-12-07,
+    session 11: the narrow widening beams, then six narrow restarts and a wide one in turn,
+    every relaxed check of 2 nodes, no beam backing up), ``graded``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.graded_beams`: the thrifty beams, each
     restart followed by its graded twin), ``mixed``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.mixed_beams`, the default until 2026-12-07:
@@ -125,7 +129,7 @@ def solve(
     the thrifty beams, every step founding the quilt's independent cards at once) or
     ``eager-twins`` (:func:`~spielcenter.solvers.crazy_quilt_beam.eager_twins`: each thrifty beam
     followed by its eager twin). docs/winrates-crazy-quilt.md, *A schedule of widening beams and
-    wide restarts* and *Eager founding*, compares them.
+    wide restarts*, *Eager founding* and *Eager restarts*, compares them.
     """
     if beams not in BEAMS:  # checked before the honest trial spends anything
         raise ValueError(f"no beams {beams!r}; the beams are {', '.join(BEAMS)}")

@@ -101,6 +101,7 @@ __all__ = [
 ]
 
 BEAMS: Final = (
+    "eager-restarts",
     "thrifty",
     "graded",
     "mixed",
@@ -168,6 +169,9 @@ does not win, so within 3 000 000 positions the thrifty beams ran 9-20 beams ins
 60 classic wins they missed at 3 000 000 (8 of the 10 the older solver decided) and lose 10 of
 the 923 they won (measured in docs/winrates-crazy-quilt.md, *Thrifty beams that do not back
 up*)."""
+
+EAGER_RUN: Final = 2
+"""How many eager restarts :func:`eager_restarts` runs before each plain one."""
 
 THRIFTY_RESTARTS: Final = 6
 """How many narrow restarts :func:`thrifty_beams` runs before each of its wide restarts (two
@@ -1200,6 +1204,42 @@ def _graded() -> Iterator[GradedPlan]:
         yield plan, GRADE
 
 
+def eager_restarts(
+    position: Position, *, node_budget: int, deadline: float | None = None
+) -> Verdict:
+    """The narrow widening beams of :func:`thrifty_beams`, then its restarts (six narrow, a
+    wide one, in turn) founding the quilt's independent cards at once
+    (:meth:`_Beam.found_eagerly`), and after every :data:`EAGER_RUN` of them one of the thrifty
+    beams' own plain restarts (in their order), until one decides or ``node_budget`` positions
+    are spent; they share their relaxed checks (of :data:`THRIFTY_CHECK_BUDGET` nodes) and none
+    backs up (:data:`THRIFTY_BACKUPS`).
+
+    :func:`~spielcenter.solvers.crazy_quilt.solve`'s beams since 2026-12-07 (session 11). A
+    step of an eager beam holds each independent foundation move once, not in every subset of
+    the others, so its share reaches other wastes, and eager restarts win classic deals the
+    plain ones miss at 5 000 000 positions (14 of the 33 wins of the lists the thrifty beams
+    missed). The narrow widening beams stay plain and first: they win most deals cheaply, and
+    some (classic 974, its first beam) only plainly; plain restarts stay in the cycle, for some
+    deals only they win (classic 448, 777, 968). Measured in docs/winrates-crazy-quilt.md,
+    *Eager restarts*."""
+    return _kinds_in_turn(
+        position, _eager_restarts(), node_budget, deadline, THRIFTY_CHECK_BUDGET, THRIFTY_BACKUPS
+    )
+
+
+def _eager_restarts() -> Iterator[KindPlan]:
+    """The beams of :func:`eager_restarts` (a generator function, as :func:`_restarts` is)."""
+    eager = _thrifty()
+    plain = _thrifty()
+    for _ in PLANS:
+        yield next(eager), 0, False
+        next(plain)
+    for count, plan in enumerate(eager, start=1):
+        yield plan, 0, True
+        if count % EAGER_RUN == 0:
+            yield next(plain), 0, False
+
+
 def mixed_beams(position: Position, *, node_budget: int, deadline: float | None = None) -> Verdict:
     """The beams of :func:`widening_beams` at :data:`FIRST_WIDTH`, then, from the next width on,
     each widening beam followed by a wide restart (:func:`wide_restarts`' beams in their order),
@@ -1234,6 +1274,8 @@ def run_beams(
         return graded_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "eager-twins":
         return eager_twins(position, node_budget=node_budget, deadline=deadline)
+    if name == "eager-restarts":
+        return eager_restarts(position, node_budget=node_budget, deadline=deadline)
     if name == "eager":
         return eager_beams(position, node_budget=node_budget, deadline=deadline)
     if name == "thrifty":
