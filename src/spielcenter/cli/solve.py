@@ -44,7 +44,7 @@ EXIT_LOST = 1
 EXIT_UNKNOWN = 3
 _EXITS = {"won": EXIT_WON, "lost": EXIT_LOST, "unknown": EXIT_UNKNOWN}
 
-DEFAULT_BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 3_000_000}
+DEFAULT_BUDGETS = {"cruel": 2_000_000, "crazy-quilt": 5_000_000}
 """Positions per deal when ``--budget`` is not given: the budgets of the published win rates
 (docs/winrates.md, docs/winrates-crazy-quilt.md), each about 10 s a deal at most on one core."""
 
