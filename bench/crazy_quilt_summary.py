@@ -217,8 +217,8 @@ def _bars(axes: Any, rates: Rates, written: bool) -> None:
             markeredgewidth=2.5,
             color="#b02f2f",
             linestyle="none",
-            label="not proven lost (a suit alone or its waiting game proves the others lost): "
-            "the upper bound",
+            label="not proven lost (the rest are: by a suit alone, the waiting game of one or "
+            "two suits, or solve): the upper bound",
         )
 
 
