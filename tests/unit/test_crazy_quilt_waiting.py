@@ -867,7 +867,7 @@ def test_the_lazy_referee_finds_the_diamonds_of_deal_728_lost(variant: str) -> N
 def test_the_lazy_referee_keeps_every_node_of_a_real_win() -> None:
     """Rule (the pruning is sound): the loose game of every node of the stored real wins of
     classic deals 1-8, mapped onto each suit's waiting game, is clearable for :class:`LazyLoose`
-    too; the broken pruning that forgets the redeals drops some of them."""
+    too (2 214 nodes); the broken pruning that forgets the redeals drops 888 of them."""
     kept = dropped = 0
     for deal, line in sorted(proofs("classic").items())[:8]:
         state = make("classic").start(deal)
@@ -879,8 +879,8 @@ def test_the_lazy_referee_keeps_every_node_of_a_real_win() -> None:
                 assert right.loose_clears(node), (deal, suits, text)
                 kept += 1
                 dropped += not broken.loose_clears(node)
-    assert kept > 1_000
-    assert dropped > 0
+    assert kept > 2_000
+    assert dropped > 500
 
 
 def test_a_lazy_pruning_that_forgets_the_redeal_proves_a_won_deal_lost() -> None:
