@@ -19,15 +19,19 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
-from tests.unit.test_crazy_quilt_waiting import LazyReferee, Node
 from tqdm import tqdm
 
 from spielcenter.games.crazy_quilt import VARIANTS, QuiltState, make
 from spielcenter.solvers import winnable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.unit.test_crazy_quilt_waiting import LazyReferee, Node
 
 GAME = "crazy-quilt"
 
