@@ -53,6 +53,7 @@ SMOKE: dict[str, list[list[str]]] = {
         ["--only", "9", "--budget", "2000", "--waiting"],
         ["--only", "9", "--budget", "2000", "--waiting", "--sets", "D,HC"],
     ],
+    "crazy_quilt_waiting_check.py": [["--deal", "728", "--suits", "D"]],
     "crazy_quilt_winrate.py": [
         ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
         ["--deals", "2", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl", "-r"],

@@ -409,6 +409,48 @@ class LazyLoose:
         return known
 
 
+class LazyReferee(Referee):
+    """The referee's exhaustive search of the waiting game, each node dropped whose loose game
+    :class:`LazyLoose` finds not clearable: the pruning of :class:`PrunedReferee` (sound for the
+    reasons given there) decided by the lazy search, which finishes questions of two suits that
+    the referee's own loose game cannot (deal 348's spades and clubs,
+    ``bench/crazy_quilt_waiting_check.py``). Nothing is shared with the solver."""
+
+    def __init__(self, state: QuiltState, suits: str) -> None:
+        super().__init__(state, suits)
+        self.lazy = LazyLoose(suits)
+        self.dropped = 0
+        self.expanded = 0
+
+    def loose_clears(self, node: Node) -> bool:
+        stock = bytes(card for card in node.stock if self.kept(card))
+        return self.lazy.clears(node.waste, stock, node.up, node.down, self.redeals(node))
+
+    def redeals(self, node: Node) -> int:
+        return node.left
+
+    def pruned_moves(self, node: Node) -> Iterator[tuple[str, Node]]:
+        self.expanded += 1
+        for move, after in self.moves(node):
+            if self.loose_clears(after):
+                yield move, after
+            else:
+                self.dropped += 1
+
+    def wins_pruned(self) -> bool:
+        """The exhaustive search of :meth:`Referee.wins`, dead nodes dropped."""
+        if not self.loose_clears(self.start):
+            return False
+        return some_line_wins(self.start, self.won, self.pruned_moves)
+
+
+class RedeallessLazyReferee(LazyReferee):
+    """Deliberately broken: its loose game forgets the redeals left."""
+
+    def redeals(self, node: Node) -> int:
+        return 0
+
+
 def mapped(state: QuiltState, line: tuple[str, ...], suits: str) -> list[str]:
     """A real line as a line of the waiting game: the kept suits' moves, every turn of the first
     pass (later passes turn the kept cards only) and every redeal."""
@@ -808,6 +850,46 @@ def test_the_lazy_loose_game_finds_the_diamonds_and_clubs_of_deal_9_lost(variant
     lazy = LazyLoose("DC")
     assert not lazy.clears(start.waste, stock, start.up, start.down, start.left)
     assert len(lazy.known) == 1_102_752
+
+
+@pytest.mark.parametrize("variant", ["classic", "round-the-corner"])
+def test_the_lazy_referee_finds_the_diamonds_of_deal_728_lost(variant: str) -> None:
+    """The referee pruned by :class:`LazyLoose` (the check that finishes deal 348's spades and
+    clubs in ``bench/crazy_quilt_waiting_check.py``) proves what the pruned referee proves:
+    728's diamonds lost in 55 expanded nodes, its other suits won."""
+    state = make(variant).start(728)
+    referee = LazyReferee(state, "D")
+    assert not referee.wins_pruned()
+    assert referee.expanded == 55
+    assert all(LazyReferee(state, suits).wins_pruned() for suits in "SHC")
+
+
+def test_the_lazy_referee_keeps_every_node_of_a_real_win() -> None:
+    """Rule (the pruning is sound): the loose game of every node of the stored real wins of
+    classic deals 1-8, mapped onto each suit's waiting game, is clearable for :class:`LazyLoose`
+    too (2 214 nodes); the broken pruning that forgets the redeals drops 888 of them."""
+    kept = dropped = 0
+    for deal, line in sorted(proofs("classic").items())[:8]:
+        state = make("classic").start(deal)
+        for suits in SUITS:
+            right, broken = LazyReferee(state, suits), RedeallessLazyReferee(state, suits)
+            node = right.start
+            for text in mapped(state, line, suits):
+                node = next(there for move, there in right.moves(node) if move == text)
+                assert right.loose_clears(node), (deal, suits, text)
+                kept += 1
+                dropped += not broken.loose_clears(node)
+    assert kept > 2_000
+    assert dropped > 500
+
+
+def test_a_lazy_pruning_that_forgets_the_redeal_proves_a_won_deal_lost() -> None:
+    """The broken lazy pruning's search answers ``lost`` for the spades of classic deal 1, a
+    deal with a stored winning line; the right one wins them."""
+    state = make("classic").start(1)
+    assert 1 in winnable_deals("crazy-quilt", "classic")
+    assert not RedeallessLazyReferee(state, "S").wins_pruned()
+    assert LazyReferee(state, "S").wins_pruned()
 
 
 def test_the_pairs_round_proves_deal_9_lost_within_the_waiting_share() -> None:
