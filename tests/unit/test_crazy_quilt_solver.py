@@ -358,8 +358,8 @@ def test_a_spent_time_budget_answers_unknown() -> None:
     assert solve(1, "classic", node_budget=10**9, time_budget=0.0).result == "unknown"
 
 
-def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_thrifty_beams() -> None:
-    # Classic deal 193: at 200 000 positions the thrifty beams leave it unknown, the restarts
+def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_default_beams() -> None:
+    # Classic deal 193: at 200 000 positions the default beams leave it unknown, the restarts
     # (in the same share of the budget) win it; the line replays to a won game.
     assert solve(193, "classic", node_budget=200_000).result == "unknown"
     verdict = solve(193, "classic", node_budget=200_000, beams="restarts")
@@ -368,15 +368,18 @@ def test_the_solver_may_run_the_shaken_restarts_in_place_of_its_thrifty_beams() 
     assert game.status(game.replay(193, verdict.moves)) is Status.WON
 
 
-def test_by_default_the_solver_runs_the_thrifty_beams() -> None:
+def test_by_default_the_solver_runs_the_eager_restarts_which_begin_as_the_thrifty_beams() -> None:
     # Classic deal 14 (tests/unit/test_crazy_quilt_beam.py): the thrifty beams win it in
-    # 67 113 positions; the mixed beams, the default until 2026-12-07, do not within 110 000.
-    # With 117 334 positions the beams' share is 110 000, the budget of the beams' own test, so
-    # `solve` must win with exactly the thrifty beams' line (their runs are remembered in
+    # 67 113 positions, with a narrow widening beam; the mixed beams, the default until
+    # 2026-12-07, do not within 110 000. With 117 334 positions the beams' share is 110 000, the
+    # budget of the beams' own test, so `solve` must win with exactly its default beams' line,
+    # the eager restarts' (since session 11), which run the same narrow widening beams plain
+    # first and so find the thrifty beams' line (their runs are remembered in
     # tests/unit/crazy_quilt_runs.py, one run for both modules). The line replays to a won game.
     verdict = solve(14, "classic", node_budget=117_334)
     assert 117_334 * BEAM_SHARE // BEAM_PARTS == 110_000
     assert verdict.result == "won" and verdict.nodes <= 117_334
+    assert verdict.moves == beams_on(14, "eager-restarts", 110_000).moves
     assert verdict.moves == beams_on(14, "thrifty", 110_000).moves
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(14, verdict.moves)) is Status.WON
@@ -399,36 +402,29 @@ def test_by_default_the_solver_wins_deal_413_which_its_beams_missed_while_they_b
     assert game.status(game.replay(413, verdict.moves)) is Status.WON
 
 
-def test_the_solver_may_run_the_graded_beams_in_place_of_its_thrifty_beams() -> None:
-    # Classic deal 307 (tests/unit/test_crazy_quilt_beam.py): with 426 667 positions (the beams'
-    # share 400 000) `solve` with the graded beams wins it with exactly their line (their first
-    # graded restart wins it), while with its default, the thrifty beams, it spends the budget
-    # without a win. The line replays to a won game.
-    verdict = solve(307, "classic", node_budget=426_667, beams="graded")
-    assert 426_667 * BEAM_SHARE // BEAM_PARTS == 400_000
-    assert verdict.result == "won" and verdict.nodes <= 426_667
-    assert verdict.moves == beams_on(307, "graded", 400_000).moves
+@pytest.mark.parametrize(
+    ("beams", "deal", "budget"), [("graded", 307, 426_667), ("eager-twins", 818, 320_000)]
+)
+def test_the_solver_may_run_other_beams_that_win_where_its_default_beams_do_not(
+    beams: str, deal: int, budget: int
+) -> None:
+    # Classic deals 307 and 818 (tests/unit/test_crazy_quilt_beam.py): with these budgets (the
+    # beams' share 400 000 and 300 000) `solve` with the graded beams (their first graded
+    # restart wins 307) or the eager twins (the first beam's eager twin wins 818) wins with
+    # exactly their line, while with its default beams, the eager restarts, and with the thrifty
+    # beams before them it spends the budget without a win. The line replays to a won game.
+    share = budget * BEAM_SHARE // BEAM_PARTS
+    assert share == {307: 400_000, 818: 300_000}[deal]
+    verdict = solve(deal, "classic", node_budget=budget, beams=beams)
+    assert verdict.result == "won" and verdict.nodes <= budget
+    assert verdict.moves == beams_on(deal, beams, share).moves
     game = get_game("crazy-quilt", "classic")
-    assert game.status(game.replay(307, verdict.moves)) is Status.WON
-    assert beams_on(307, "thrifty", 400_000).result == "unknown"
-    assert solve(307, "classic", node_budget=426_667).result == "unknown"
+    assert game.status(game.replay(deal, verdict.moves)) is Status.WON
+    assert beams_on(deal, "thrifty", share).result == "unknown"
+    assert solve(deal, "classic", node_budget=budget).result == "unknown"
 
 
-def test_the_solver_may_run_the_eager_twins_in_place_of_its_thrifty_beams() -> None:
-    # Classic deal 818 (tests/unit/test_crazy_quilt_beam.py): with 320 000 positions (the beams'
-    # share 300 000) `solve` with the eager twins wins it with exactly their line (the first
-    # beam's eager twin wins it), while with its default, the thrifty beams, it spends the
-    # budget without a win. The line replays to a won game.
-    verdict = solve(818, "classic", node_budget=320_000, beams="eager-twins")
-    assert 320_000 * BEAM_SHARE // BEAM_PARTS == 300_000
-    assert verdict.result == "won" and verdict.nodes <= 320_000
-    assert verdict.moves == beams_on(818, "eager-twins", 300_000).moves
-    game = get_game("crazy-quilt", "classic")
-    assert game.status(game.replay(818, verdict.moves)) is Status.WON
-    assert solve(818, "classic", node_budget=320_000).result == "unknown"
-
-
-def test_the_solver_may_run_the_mixed_beams_in_place_of_its_thrifty_beams() -> None:
+def test_the_solver_may_run_the_mixed_beams_in_place_of_its_default_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the mixed beams win it (366 179
     # positions) in the beams' share of 426 667 positions (400 000), with the mixed beams' own
     # line; the line replays to a won game.
@@ -440,7 +436,7 @@ def test_the_solver_may_run_the_mixed_beams_in_place_of_its_thrifty_beams() -> N
     assert game.status(game.replay(560, verdict.moves)) is Status.WON
 
 
-def test_the_solver_may_run_the_wide_restarts_in_place_of_its_thrifty_beams() -> None:
+def test_the_solver_may_run_the_wide_restarts_in_place_of_its_default_beams() -> None:
     # Classic deal 560 (tests/unit/test_crazy_quilt_beam.py): the wide restarts win it (229 623
     # positions) in the beams' share of 260 000 positions (243 750), with the wide restarts'
     # own line; the line replays to a won game.
