@@ -6,7 +6,9 @@ dropped without a trace."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,3 +134,37 @@ async def test_the_pause_before_a_computer_move_is_as_long_as_ever(actor_for: Ac
     assert [(e.seq, e.seat) for e in actor.entries] == [(1, COMPUTER)]
     # The thought played is the one whose memory the computer keeps.
     assert actor.table.memories[COMPUTER].get("thought 1") is True
+
+
+async def test_a_thought_dropped_before_it_begins_never_asks_the_computer(
+    actor_for: ActorFor,
+) -> None:
+    """A thought the position outran before its task ran is dropped whole: the computer was
+    never asked, so no asked-for thinking is left behind unawaited."""
+    thinking = Thinking()
+    asked: list[Seat] = []
+
+    def counted(
+        bot: Bot, engine: Speedquilt, table: Table, view: JSON, seat: Seat, memory: Memory
+    ) -> Awaitable[str]:
+        asked.append(seat)  # asking is calling: the thinking it returns runs only when awaited
+        return thinking.think(bot, engine, table, view, seat, memory)
+
+    actor = await actor_for(60.0, thinking)
+    live = actor.table
+    live.think = counted
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        live.think_ahead(COMPUTER)
+        live.drop_thought()  # at once: its task has not begun
+        for _ in range(3):
+            await asyncio.sleep(0)
+        gc.collect()
+    assert asked == [] and thinking.thoughts == []
+    assert not [w for w in seen if "never awaited" in str(w.message)]
+
+    # A thought that does begin asks the computer once.
+    live.think_ahead(COMPUTER)
+    await asyncio.wait_for(thinking.asked.wait(), 10)
+    assert asked == [COMPUTER]
+    live.drop_thought()

@@ -349,14 +349,17 @@ class LiveTable:
         view = self.engine.view_for(self.state, seat)
         memory = copy.deepcopy(self.memories[seat])
         table = Table(self.stored.record.variant, dict(self.stored.record.options))
-        thinking = self.think(bot, self.engine, table, view, seat, memory)
-        task = asyncio.ensure_future(self._timed(thinking))
+        # The thinking is asked for inside the task: a thought dropped before the task begins
+        # then never asks at all, instead of leaving an asked-for thought never awaited.
+        task = asyncio.ensure_future(
+            self._timed(lambda: self.think(bot, self.engine, table, view, seat, memory))
+        )
         task.add_done_callback(_heard)  # a dropped thought's failure is no one's to hear
         return Thought(seat, self.seq, bot, memory, task)
 
-    async def _timed(self, thinking: Awaitable[str]) -> str:
+    async def _timed(self, thinking: Callable[[], Awaitable[str]]) -> str:
         began = time.perf_counter()
-        text = await thinking
+        text = await thinking()
         self.service.timing("computer_think", (time.perf_counter() - began) * 1000)
         return text
 
