@@ -26,11 +26,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
-from spielcenter.solvers.codes import CODES, RANK
-from spielcenter.solvers.crazy_quilt_last_pass import buried, quilt_masks, relaxed_possible_of
+from spielcenter.solvers.codes import CODES, RANK, code_bit
+from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible_of
 from spielcenter.solvers.crazy_quilt_position import (
     DOWN_MOVE,
     FREES,
@@ -48,7 +48,13 @@ from spielcenter.solvers.crazy_quilt_position import (
 from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable, clearable_left
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
+if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
+    from mypy_extensions import i64
+
 __all__ = ["ASSIGNMENT_WEIGHT", "DEFAULT_NODE_BUDGET", "Search", "decide", "solve_position"]
+
+_HALF: Final = (1 << 32) - 1
+"""Thirty-two cells of the quilt's mask (:meth:`Search._quilt_masks` reads it in halves)."""
 
 DEFAULT_NODE_BUDGET: Final = 500_000
 """Positions searched before :func:`~spielcenter.solvers.crazy_quilt.solve` answers ``unknown``
@@ -239,7 +245,7 @@ class Search:
         (not which cells) are left in the quilt, and is deterministic: positions that share
         these (a card's twin left instead of it, a step reached turned and not) get the answer
         and the positions counted the first time, without searching the game again."""
-        one, two = quilt_masks(self._quilt(gone))
+        one, two = self._quilt_masks(gone)
         key = b"".join(
             (
                 bytes(fnd),
@@ -293,9 +299,30 @@ class Search:
             self.across_left[key] = grade
         return grade
 
-    def _quilt(self, gone: int) -> bytes:
-        """The codes of the cards left in the quilt."""
-        return bytes(code for cell, code in enumerate(self.cards) if code and not gone >> cell & 1)
+    def _quilt_masks(self, gone: int) -> tuple[int, int]:
+        """:func:`~spielcenter.solvers.crazy_quilt_last_pass.quilt_masks` of the cards left in
+        the quilt: ``one``, the card codes (a bit each) with a copy in a cell not ``gone``, and
+        ``two``, those with both copies there.
+
+        Read from the cells in two halves of 32 as native 64-bit integers: ``gone`` is a Python
+        long once cell 62 or 63 is empty, and shifting it for each of the 64 cells made a new
+        long each time (the last pass's relaxed check asked this at every turn step)."""
+        cards = self.cards
+        one: i64 = 0
+        two: i64 = 0
+        for offset in (0, 32):
+            emptied: i64 = gone >> offset & _HALF  # a Python int's operations, then native
+            index: i64
+            for index in range(32):
+                if emptied >> index & 1:
+                    continue
+                code: i64 = cards[offset + index]
+                if code:
+                    card: i64 = code_bit(code)
+                    if one & card:
+                        two |= card
+                    one |= card
+        return one, two
 
     def _usable(self, top: int, free: int, fnd: Fnd) -> bool:
         """Whether the waste top ``top`` can be used at once: founded, or built on."""
