@@ -42,7 +42,9 @@ from spielcenter.solvers.crazy_quilt_position import (
     available,
     bit,
     founded,
+    signed_cells,
     touches,
+    unsigned_cells,
     vanish,
 )
 from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable, clearable_left
@@ -101,6 +103,8 @@ class Search:
     """The answers and positions of the last pass's relaxed checks (:meth:`_relaxed`) so far,
     by foundations, redeals left, waste, stock and the cards left in the quilt."""
 
+    signed_cells_of: list[i64] = field(default_factory=list)
+    """:attr:`cells_of` as native 64-bit integers (:func:`signed_cells`), for :meth:`_follow`."""
     touching_of: list[int] = field(default_factory=list)
     """For each card code, :meth:`touching`'s mask of cells (made once: it depends on the
     cards' first cells alone; 0 for a code no card has)."""
@@ -115,6 +119,7 @@ class Search:
         for cell, code in enumerate(self.cards):
             if code:
                 self.cells_of[code] |= bit(cell)
+        self.signed_cells_of = [signed_cells(cells) for cells in self.cells_of]
         self.touching_of = [
             self._touching(code) if ACE <= code & RANK <= KING else 0 for code in range(CODES)
         ]
@@ -124,11 +129,6 @@ class Search:
     def touch(self, a: int, b: int) -> bool:
         """Same suit and one rank apart (king and ace too, round the corner)."""
         return touches(a, b, self.round_the_corner)
-
-    def _in_quilt(self, code: int, gone: int) -> bool:
-        # Not ``cells & ~gone``: with cells 62 and 63 the masks are Python longs, and each
-        # operation on one makes a new object (one here instead of two).
-        return gone | self.cells_of[code] != gone
 
     def touching(self, top: int) -> int:
         """The cells whose card :meth:`touches <touch>` the card ``top``: a mask to pick the
@@ -163,15 +163,18 @@ class Search:
         return self.last_safe
 
     def _follow(self, fnd: Fnd) -> None:
-        """:meth:`following` and :meth:`safe_candidates` of ``fnd``, remembered."""
-        cells_of = self.cells_of
-        cells = 0
-        safe = 0
+        """:meth:`following` and :meth:`safe_candidates` of ``fnd``, remembered.
+
+        Made from :attr:`signed_cells_of` as native 64-bit integers: with cells 62 and 63 the
+        masks are Python longs, and each of the eight operations on one made a new object."""
+        cells_of = self.signed_cells_of
+        cells: i64 = 0
+        safe: i64 = 0
         for suit in range(4):
             base = suit << 4
             up = fnd[suit]
             down = fnd[4 + suit]
-            moving = cells_of[base + up + 1] | cells_of[base + down - 1]
+            moving: i64 = cells_of[base + up + 1] | cells_of[base + down - 1]
             cells |= moving
             # The up foundation's next card (rank up + 1) is safe only when the down foundation
             # is at most that rank, and the down one's next (down - 1) only when the up
@@ -179,8 +182,8 @@ class Search:
             if down <= up + 1:
                 safe |= moving
         self.last_fnd = fnd
-        self.last_following = cells
-        self.last_safe = safe
+        self.last_following = unsigned_cells(cells)
+        self.last_safe = unsigned_cells(safe)
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
         """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
@@ -195,12 +198,10 @@ class Search:
             slot = 4 + suit
         else:
             return -1
-        base = suit << 4
-        lower = rank - 1 if rank > ACE else (KING if self.round_the_corner else 0)
-        higher = rank + 1 if rank < KING else (ACE if self.round_the_corner else 0)
-        if lower and self._in_quilt(base + lower, gone):
-            return -1
-        if higher and self._in_quilt(base + higher, gone):
+        # The cells of the cards one rank away (:meth:`touching`: king and ace too, round the
+        # corner), all asked in one operation (``gone`` is a Python long once cell 62 or 63 is
+        # empty, and each operation on it makes a new object).
+        if gone | self.touching_of[code] != gone:
             return -1
         return slot
 
