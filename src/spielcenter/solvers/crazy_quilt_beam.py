@@ -288,23 +288,16 @@ def _shake_key(node: _Node) -> bytes:
     )
 
 
-class _Trail:
-    """A line as the line before it (shared with every other line that continues it) and its
-    last few moves.
+class _Node:
+    """A position in the beam with the line that reached it: the line of the node ``before``
+    (none: the empty line), then ``moves``.
 
     A beam's positions continue each other's lines: as one list each, every position gathered
     copied its whole line (a hundred moves and more late in a deal), and the garbage collector
-    walked each copy. A trail costs the same whatever the line's length; :attr:`_Node.line`
-    spells it out when a line is wanted (a win, a last pass)."""
-
-    def __init__(self, before: _Trail | None, moves: list[str]) -> None:
-        self.before = before
-        self.moves = moves
-
-
-class _Node:
-    """A position in the beam with the line that reached it: ``before``'s line (none: the
-    empty line), then ``moves``.
+    walked each copy. The line before is shared with every other position that continues it
+    (its node, so a node costs the same whatever the line's length); :attr:`line` spells it out
+    when a line is wanted (a win, a last pass). The nodes a kept node's line runs through stay
+    alive with it.
 
     A plain class, not a dataclass: mypyc compiles its ``__init__`` (a dataclass's generated one
     runs as interpreted Python), and the beams make one for every position they gather."""
@@ -318,7 +311,7 @@ class _Node:
         fnd: Fnd,
         left: int,
         moves: list[str],
-        before: _Trail | None = None,
+        before: _Node | None = None,
     ) -> None:
         self.gone = gone
         self.free = free
@@ -326,7 +319,8 @@ class _Node:
         self.waste = waste
         self.fnd = fnd
         self.left = left
-        self.trail = _Trail(before, moves)
+        self.moves = moves
+        self.before = before
         self.points = 0.0
         """The beam's rank of the position (its score, shaken), once ranked."""
 
@@ -334,10 +328,10 @@ class _Node:
     def line(self) -> list[str]:
         """The moves from the deal's start (or the beam's) that reached the position."""
         pieces: list[list[str]] = []
-        trail: _Trail | None = self.trail
-        while trail is not None:
-            pieces.append(trail.moves)
-            trail = trail.before
+        node: _Node | None = self
+        while node is not None:
+            pieces.append(node.moves)
+            node = node.before
         line: list[str] = []
         for moves in reversed(pieces):
             line.extend(moves)
@@ -424,7 +418,7 @@ class _Beam:
     def gather(self, node: _Node, found: dict[_Key, _Node]) -> None:
         """Add to ``found`` every position reachable from ``node`` without turning a card."""
         self._gather(
-            node.gone, node.free, node.stock, node.waste, node.fnd, node.left, node.trail, "", found
+            node.gone, node.free, node.stock, node.waste, node.fnd, node.left, node, "", found
         )
 
     def _gather(
@@ -435,7 +429,7 @@ class _Beam:
         waste: bytes,
         fnd: Fnd,
         left: int,
-        before: _Trail,
+        before: _Node,
         move: str,
         found: dict[_Key, _Node],
     ) -> None:
@@ -454,7 +448,6 @@ class _Beam:
             return
         here = _Node(gone, free, stock, waste, fnd, left, forced, before)
         found[key] = here
-        trail = here.trail
         if fnd == WON_FND:
             return
         top = waste[-1] if waste else 0
@@ -462,10 +455,10 @@ class _Beam:
             suit, rank = top >> 4, top & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._gather(gone, free, stock, waste[:-1], grown, left, trail, "wu", found)
+                self._gather(gone, free, stock, waste[:-1], grown, left, here, "wu", found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._gather(gone, free, stock, waste[:-1], grown, left, trail, "wd", found)
+                self._gather(gone, free, stock, waste[:-1], grown, left, here, "wd", found)
         # Only the cells whose cards have a move are visited, in the cells' order.
         touching = search.touching(top) if top else 0
         rest = free & (touching | search.following(fnd))
@@ -481,15 +474,15 @@ class _Beam:
             suit, rank = code >> 4, code & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._gather(after, opened, stock, waste, grown, left, trail, UP_MOVE[cell], found)
+                self._gather(after, opened, stock, waste, grown, left, here, UP_MOVE[cell], found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
                 self._gather(
-                    after, opened, stock, waste, grown, left, trail, DOWN_MOVE[cell], found
+                    after, opened, stock, waste, grown, left, here, DOWN_MOVE[cell], found
                 )
             if low & touching:
                 built = waste + bytes((code,))
-                self._gather(after, opened, stock, built, fnd, left, trail, WASTE_MOVE[cell], found)
+                self._gather(after, opened, stock, built, fnd, left, here, WASTE_MOVE[cell], found)
 
     def found_eagerly(
         self, gone: int, free: int, waste: bytes, fnd: Fnd, path: list[str]
@@ -714,7 +707,7 @@ class _Beam:
                         node.fnd,
                         node.left - 1,
                         ["r"],
-                        node.trail,
+                        node,
                     )
                     if redealt.left > 0:
                         layer.append(redealt)
@@ -756,7 +749,7 @@ def _turned(node: _Node) -> _Node:
         node.fnd,
         node.left,
         ["s"],
-        node.trail,
+        node,
     )
 
 
