@@ -477,9 +477,7 @@ class _Beam:
                 self._gather(after, opened, stock, waste, grown, left, here, UP_MOVE[cell], found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._gather(
-                    after, opened, stock, waste, grown, left, here, DOWN_MOVE[cell], found
-                )
+                self._gather(after, opened, stock, waste, grown, left, here, DOWN_MOVE[cell], found)
             if low & touching:
                 built = waste + bytes((code,))
                 self._gather(after, opened, stock, built, fnd, left, here, WASTE_MOVE[cell], found)
