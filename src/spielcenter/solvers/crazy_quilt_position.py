@@ -25,6 +25,7 @@ __all__ = [
     "DOWN_MOVE",
     "EDGE",
     "FREES",
+    "SIGNED_FREES",
     "UP_MOVE",
     "WASTE_MOVE",
     "WON_FND",
@@ -32,12 +33,15 @@ __all__ = [
     "Position",
     "available",
     "bit",
+    "cell_of",
     "founded",
+    "low_cell",
     "position_of",
     "signed_cells",
     "touches",
     "unsigned_cells",
     "vanish",
+    "vanish_signed",
 ]
 
 ALL_CELLS: Final = (1 << CELLS) - 1
@@ -99,6 +103,39 @@ def vanish(gone: int, free: int, ghosts: int) -> tuple[int, int]:
             low = fresh & -fresh
             fresh ^= low
             free |= FREES[low.bit_length() - 1]
+        free &= ~gone
+    return gone, free
+
+
+SIGNED_FREES: Final = tuple(signed_cells(cells) for cells in FREES)
+""":data:`FREES` as :func:`signed_cells` masks (the beams' nodes keep theirs so)."""
+
+_LAST_CELL: Final = -(1 << (CELLS - 1))
+"""The signed mask of cell 63 alone (the sign bit)."""
+
+
+def low_cell(cells: i64) -> i64:
+    """The lowest cell of a nonzero :func:`signed_cells` mask, as a mask: ``cells & -cells``,
+    except for cell 63 alone, whose negation does not fit 64 bits (as a Python int it is 2**63,
+    so plain Python and the compiled code would part there)."""
+    return cells if cells == _LAST_CELL else cells & -cells
+
+
+def cell_of(low: i64) -> int:
+    """The cell of a one-cell :func:`signed_cells` mask (:func:`low_cell`)."""
+    wide: int = low
+    return CELLS - 1 if wide < 0 else wide.bit_length() - 1
+
+
+def vanish_signed(gone: i64, free: i64, ghosts: i64) -> tuple[i64, i64]:
+    """:func:`vanish` on :func:`signed_cells` masks."""
+    while free & ghosts:
+        fresh = free & ghosts
+        gone |= fresh
+        while fresh:
+            low = low_cell(fresh)
+            fresh ^= low
+            free |= SIGNED_FREES[cell_of(low)]
         free &= ~gone
     return gone, free
 

@@ -34,6 +34,7 @@ from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible_o
 from spielcenter.solvers.crazy_quilt_position import (
     DOWN_MOVE,
     FREES,
+    SIGNED_FREES,
     UP_MOVE,
     WASTE_MOVE,
     WON_FND,
@@ -41,11 +42,14 @@ from spielcenter.solvers.crazy_quilt_position import (
     Position,
     available,
     bit,
+    cell_of,
     founded,
+    low_cell,
     signed_cells,
     touches,
     unsigned_cells,
     vanish,
+    vanish_signed,
 )
 from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable, clearable_left
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
@@ -114,6 +118,13 @@ class Search:
     last_following: int = 0
     last_safe: int = 0
     """:meth:`safe_candidates` of :attr:`last_fnd`."""
+    last_signed_following: i64 = 0
+    last_signed_safe: i64 = 0
+    """The same two as :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells` masks."""
+    signed_touching_of: list[i64] = field(default_factory=list)
+    """:attr:`touching_of` as signed masks."""
+    signed_ghosts: i64 = 0
+    """:attr:`ghosts` as a signed mask."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
@@ -123,6 +134,8 @@ class Search:
         self.touching_of = [
             self._touching(code) if ACE <= code & RANK <= KING else 0 for code in range(CODES)
         ]
+        self.signed_touching_of = [signed_cells(cells) for cells in self.touching_of]
+        self.signed_ghosts = signed_cells(self.ghosts)
 
     # -- the rules on the compact node ---------------------------------------------------------
 
@@ -182,8 +195,22 @@ class Search:
             if down <= up + 1:
                 safe |= moving
         self.last_fnd = fnd
+        self.last_signed_following = cells
+        self.last_signed_safe = safe
         self.last_following = unsigned_cells(cells)
         self.last_safe = unsigned_cells(safe)
+
+    def signed_following(self, fnd: Fnd) -> i64:
+        """:meth:`following` as a signed mask."""
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        return self.last_signed_following
+
+    def signed_safe_candidates(self, fnd: Fnd) -> i64:
+        """:meth:`safe_candidates` as a signed mask."""
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        return self.last_signed_safe
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
         """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
@@ -191,17 +218,20 @@ class Search:
         Safe when the card's twin is already founded (one home left) and no card of its suit one
         rank away is in the quilt (so it can never be needed as a base on the waste).
         """
-        suit, rank = code >> 4, code & RANK
-        if fnd[suit] == rank - 1 and fnd[4 + suit] <= rank:
-            slot = suit
-        elif fnd[4 + suit] == rank + 1 and fnd[suit] >= rank:
-            slot = 4 + suit
-        else:
+        slot = _twin_home(code, fnd)
+        if slot < 0:
             return -1
         # The cells of the cards one rank away (:meth:`touching`: king and ace too, round the
         # corner), all asked in one operation (``gone`` is a Python long once cell 62 or 63 is
         # empty, and each operation on it makes a new object).
         if gone | self.touching_of[code] != gone:
+            return -1
+        return slot
+
+    def _safe_slot_signed(self, code: int, fnd: Fnd, gone: i64) -> int:
+        """:meth:`_safe_slot` with ``gone`` a signed mask."""
+        slot = _twin_home(code, fnd)
+        if slot < 0 or gone | self.signed_touching_of[code] != gone:
             return -1
         return slot
 
@@ -233,6 +263,40 @@ class Search:
                     free = (free | FREES[cell]) & ~gone
                     if free & self.ghosts:
                         gone, free = vanish(gone, free, self.ghosts)
+                    path.append(UP_MOVE[cell] if slot < 4 else DOWN_MOVE[cell])
+                    moved = True
+                    break
+        return gone, free, waste, fnd
+
+    def force_signed(
+        self, gone: i64, free: i64, waste: bytes, fnd: Fnd, path: list[str]
+    ) -> tuple[i64, i64, bytes, Fnd]:
+        """:meth:`force` on :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells`
+        masks (the beams'): the same moves in the same order, no Python long made."""
+        moved = True
+        while moved:
+            moved = False
+            if waste:
+                slot = self._safe_slot_signed(waste[-1], fnd, gone)
+                if slot >= 0:
+                    fnd = founded(fnd, slot, waste[-1] & RANK)
+                    waste = waste[:-1]
+                    path.append("wu" if slot < 4 else "wd")
+                    moved = True
+                    continue
+            rest = free & self.signed_safe_candidates(fnd)  # no other card has a safe slot
+            while rest:
+                low = low_cell(rest)
+                cell = cell_of(low)
+                rest ^= low
+                code = self.cards[cell]
+                slot = self._safe_slot_signed(code, fnd, gone)
+                if slot >= 0:
+                    fnd = founded(fnd, slot, code & RANK)
+                    gone |= low
+                    free = (free | SIGNED_FREES[cell]) & ~gone
+                    if free & self.signed_ghosts:
+                        gone, free = vanish_signed(gone, free, self.signed_ghosts)
                     path.append(UP_MOVE[cell] if slot < 4 else DOWN_MOVE[cell])
                     moved = True
                     break
@@ -578,6 +642,17 @@ class Search:
                     return True
                 del path[-k:]
         return False
+
+
+def _twin_home(code: int, fnd: Fnd) -> int:
+    """The foundation slot ``code`` goes to when its twin is already founded (one home left and
+    the card next on it), or -1: the first half of :meth:`Search._safe_slot`."""
+    suit, rank = code >> 4, code & RANK
+    if fnd[suit] == rank - 1 and fnd[4 + suit] <= rank:
+        return suit
+    if fnd[4 + suit] == rank + 1 and fnd[suit] >= rank:
+        return 4 + suit
+    return -1
 
 
 def solve_position(
