@@ -281,7 +281,7 @@ def _head(fnd: Fnd, left: int) -> int:
     return head
 
 
-_BELOW_LAST: Final = (1 << 63) - 1
+_BELOW_LAST: Final[i64] = (1 << 63) - 1
 """Cells 0 to 62 of a signed mask."""
 
 

@@ -110,7 +110,7 @@ def vanish(gone: int, free: int, ghosts: int) -> tuple[int, int]:
 SIGNED_FREES: Final = tuple(signed_cells(cells) for cells in FREES)
 """:data:`FREES` as :func:`signed_cells` masks (the beams' nodes keep theirs so)."""
 
-_LAST_CELL: Final = -(1 << (CELLS - 1))
+_LAST_CELL: Final[i64] = -(1 << (CELLS - 1))
 """The signed mask of cell 63 alone (the sign bit)."""
 
 
