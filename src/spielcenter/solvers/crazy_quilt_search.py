@@ -59,23 +59,6 @@ if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) s
 
 __all__ = ["ASSIGNMENT_WEIGHT", "DEFAULT_NODE_BUDGET", "Search", "decide", "solve_position"]
 
-_MID_SHIFT: Final = 22
-_HIGH_SHIFT: Final = 43
-"""Where the second and third pieces of a mask begin (:func:`_pieces`)."""
-
-
-def _pieces(masks: list[i64]) -> tuple[list[i64], list[i64], list[i64]]:
-    """Signed 64-bit ``masks`` as three lists: bits 0-21, bits 22-42 and the rest (arithmetic
-    shift: negative when cell 63 is in), each below 2**30 in size, so ``high << 43 | mid << 22 |
-    low`` is the mask again, in plain Python as compiled."""
-    lows: list[i64] = [mask & ((1 << _MID_SHIFT) - 1) for mask in masks]
-    mids: list[i64] = [
-        mask >> _MID_SHIFT & ((1 << (_HIGH_SHIFT - _MID_SHIFT)) - 1) for mask in masks
-    ]
-    highs: list[i64] = [mask >> _HIGH_SHIFT for mask in masks]
-    return lows, mids, highs
-
-
 _HALF: Final = (1 << 32) - 1
 """Thirty-two cells of the quilt's mask (:meth:`Search._quilt_masks` reads it in halves)."""
 
@@ -88,6 +71,23 @@ ASSIGNMENT_WEIGHT: Final = 10
 counts as, for its cost in time when it was set. A node has grown cheaper since; the weight stays,
 so that a budget means what it meant in every earlier measurement (the timings are in
 docs/winrates-crazy-quilt.md, *The thoughtful solver*)."""
+
+
+_FOLLOW_KNOWN: Final = 1 << 16
+"""The most foundations whose :meth:`Search.following` a search remembers (it forgets them
+all and starts again when full: a few megabytes at most)."""
+
+
+class _Followers:
+    """:meth:`Search.following` and :meth:`Search.safe_candidates` of one state of the
+    foundations, as Python ints and as signed masks (a plain class: mypyc keeps the signed
+    ones as native 64-bit integers)."""
+
+    def __init__(self, signed_following: i64, signed_safe: i64) -> None:
+        self.signed_following = signed_following
+        self.signed_safe = signed_safe
+        self.following = unsigned_cells(signed_following)
+        self.safe = unsigned_cells(signed_safe)
 
 
 @dataclass
@@ -124,9 +124,8 @@ class Search:
     """The answers and positions of the last pass's relaxed checks (:meth:`_relaxed`) so far,
     by foundations, redeals left, waste, stock and the cards left in the quilt."""
 
-    cell_pieces: tuple[list[i64], list[i64], list[i64]] = ([], [], [])
-    """:attr:`cells_of` as :func:`signed_cells` masks cut in three pieces (:func:`_pieces`) of
-    22, 21 and 21 bits, each list indexed by card code, for :meth:`_follow`."""
+    signed_cells_of: list[i64] = field(default_factory=list)
+    """:attr:`cells_of` as native 64-bit integers (:func:`signed_cells`), for :meth:`_follow`."""
     touching_of: list[int] = field(default_factory=list)
     """For each card code, :meth:`touching`'s mask of cells (made once: it depends on the
     cards' first cells alone; 0 for a code no card has)."""
@@ -141,6 +140,8 @@ class Search:
     """The same two as :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells` masks."""
     signed_touching_of: list[i64] = field(default_factory=list)
     """:attr:`touching_of` as signed masks."""
+    follow_known: dict[Fnd, _Followers] = field(default_factory=dict)
+    """:meth:`_follow`'s answers so far, by foundations (at most :data:`_FOLLOW_KNOWN`)."""
     signed_ghosts: i64 = 0
     """:attr:`ghosts` as a signed mask."""
 
@@ -148,7 +149,7 @@ class Search:
         for cell, code in enumerate(self.cards):
             if code:
                 self.cells_of[code] |= bit(cell)
-        self.cell_pieces = _pieces([signed_cells(cells) for cells in self.cells_of])
+        self.signed_cells_of = [signed_cells(cells) for cells in self.cells_of]
         self.touching_of = [
             self._touching(code) if ACE <= code & RANK <= KING else 0 for code in range(CODES)
         ]
@@ -194,45 +195,40 @@ class Search:
         return self.last_safe
 
     def _follow(self, fnd: Fnd) -> None:
-        """:meth:`following` and :meth:`safe_candidates` of ``fnd``, remembered.
+        """:meth:`following` and :meth:`safe_candidates` of ``fnd``, remembered: for the next
+        question about the same tuple in :attr:`last_fnd`, for other tuples of the same
+        foundations in :attr:`follow_known` (many positions share their foundations)."""
+        known = self.follow_known.get(fnd)
+        if known is None:
+            known = self._followers(fnd)
+            if len(self.follow_known) >= _FOLLOW_KNOWN:
+                self.follow_known.clear()
+            self.follow_known[fnd] = known
+        self.last_fnd = fnd
+        self.last_signed_following = known.signed_following
+        self.last_signed_safe = known.signed_safe
+        self.last_following = known.following
+        self.last_safe = known.safe
 
-        Made from :attr:`cell_pieces` as native 64-bit integers: with cells 62 and 63 the masks
-        are Python longs, and each of the eight operations on one made a new object; and a list
-        item read as a native integer is read fast only below 2**30, one digit of a Python
-        int (above, a call into the interpreter), so the masks are read in three pieces."""
-        lows, mids, highs = self.cell_pieces
-        low: i64 = 0
-        mid: i64 = 0
-        high: i64 = 0
-        safe_low: i64 = 0
-        safe_mid: i64 = 0
-        safe_high: i64 = 0
+    def _followers(self, fnd: Fnd) -> _Followers:
+        """:meth:`_follow`'s answers made from :attr:`signed_cells_of` as native 64-bit
+        integers: with cells 62 and 63 the masks are Python longs, and each of the eight
+        operations on one made a new object."""
+        cells_of = self.signed_cells_of
+        cells: i64 = 0
+        safe: i64 = 0
         for suit in range(4):
             base = suit << 4
             up = fnd[suit]
             down = fnd[4 + suit]
-            after = base + up + 1
-            before = base + down - 1
-            moving_low: i64 = lows[after] | lows[before]
-            moving_mid: i64 = mids[after] | mids[before]
-            moving_high: i64 = highs[after] | highs[before]
-            low |= moving_low
-            mid |= moving_mid
-            high |= moving_high
+            moving: i64 = cells_of[base + up + 1] | cells_of[base + down - 1]
+            cells |= moving
             # The up foundation's next card (rank up + 1) is safe only when the down foundation
             # is at most that rank, and the down one's next (down - 1) only when the up
             # foundation is at least that rank: both say down <= up + 1 (_safe_slot's test).
             if down <= up + 1:
-                safe_low |= moving_low
-                safe_mid |= moving_mid
-                safe_high |= moving_high
-        cells: i64 = high << _HIGH_SHIFT | mid << _MID_SHIFT | low
-        safe: i64 = safe_high << _HIGH_SHIFT | safe_mid << _MID_SHIFT | safe_low
-        self.last_fnd = fnd
-        self.last_signed_following = cells
-        self.last_signed_safe = safe
-        self.last_following = unsigned_cells(cells)
-        self.last_safe = unsigned_cells(safe)
+                safe |= moving
+        return _Followers(cells, safe)
 
     def signed_following(self, fnd: Fnd) -> i64:
         """:meth:`following` as a signed mask."""
