@@ -70,7 +70,13 @@ from spielcenter.solvers.crazy_quilt_beam import (
     wide_restarts,
     widening_beams,
 )
-from spielcenter.solvers.crazy_quilt_position import available, position_of, touches, vanish
+from spielcenter.solvers.crazy_quilt_position import (
+    available,
+    position_of,
+    signed_cells,
+    touches,
+    vanish,
+)
 from spielcenter.solvers.crazy_quilt_search import ASSIGNMENT_WEIGHT, decide
 from tests.unit.crazy_quilt_runs import beams_on
 from tests.unit.test_crazy_quilt_solver import (
@@ -607,7 +613,15 @@ def a_restart_unrecorded(deal: int, seed: int) -> tuple[_Beam, list[str] | None]
     width, weights = restart_plan(seed)
     beam = _Beam(position, width, 20_000_000, None, weights, seed, None, True)
     gone, free = vanish(position.gone, available(position.gone), position.ghosts)
-    start = _Node(gone, free, position.stock, b"", position.up + position.down, 1, [])
+    start = _Node(
+        signed_cells(gone),
+        signed_cells(free),
+        position.stock,
+        b"",
+        position.up + position.down,
+        1,
+        [],
+    )
     return beam, beam.run(start)
 
 

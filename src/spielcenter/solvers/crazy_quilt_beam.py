@@ -49,24 +49,32 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.solvers.codes import RANK
 from spielcenter.solvers.crazy_quilt_position import (
     DOWN_MOVE,
-    FREES,
+    SIGNED_FREES,
     UP_MOVE,
     WASTE_MOVE,
     WON_FND,
     Fnd,
     Position,
     available,
+    cell_of,
     founded,
+    low_cell,
+    signed_cells,
+    unsigned_cells,
     vanish,
+    vanish_signed,
 )
 from spielcenter.solvers.crazy_quilt_search import Search
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
+
+if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
+    from mypy_extensions import i64
 
 __all__ = [
     "BACKUPS",
@@ -273,13 +281,24 @@ def _head(fnd: Fnd, left: int) -> int:
     return head
 
 
+_BELOW_LAST: Final[i64] = (1 << 63) - 1
+"""Cells 0 to 62 of a signed mask."""
+
+
+def _cell_count(cells: i64) -> int:
+    """The cells of a :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells` mask."""
+    below: int = cells & _BELOW_LAST
+    return below.bit_count() + (1 if cells < 0 else 0)
+
+
 def _shake_key(node: _Node) -> bytes:
     """The position as the bytes a shaken beam's checksum reads (:meth:`_Beam.rank`): emptied
     cells, foundations, redeals left, the waste's length, waste, stock (the step's key until
     2026-12-07; the shakes, and so every shaken beam's choices, are drawn from these bytes)."""
+    gone: int = node.gone
     return b"".join(
         (
-            node.gone.to_bytes(8, "little"),
+            gone.to_bytes(8, "little", signed=True),  # the unsigned mask's bytes
             bytes(node.fnd),
             bytes((node.left, len(node.waste))),
             node.waste,
@@ -288,45 +307,42 @@ def _shake_key(node: _Node) -> bytes:
     )
 
 
-class _Trail:
-    """A line as the line before it (shared with every other line that continues it) and its
-    last few moves.
+class _Node:
+    """A position in the beam with the line that reached it: the line of the node ``before``
+    (none: the empty line), then ``moves``.
 
     A beam's positions continue each other's lines: as one list each, every position gathered
     copied its whole line (a hundred moves and more late in a deal), and the garbage collector
-    walked each copy. A trail costs the same whatever the line's length; :attr:`_Node.line`
-    spells it out when a line is wanted (a win, a last pass)."""
-
-    def __init__(self, before: _Trail | None, moves: list[str]) -> None:
-        self.before = before
-        self.moves = moves
-
-
-class _Node:
-    """A position in the beam with the line that reached it: ``before``'s line (none: the
-    empty line), then ``moves``.
+    walked each copy. The line before is shared with every other position that continues it
+    (its node, so a node costs the same whatever the line's length); :attr:`line` spells it out
+    when a line is wanted (a win, a last pass). The nodes a kept node's line runs through stay
+    alive with it.
 
     A plain class, not a dataclass: mypyc compiles its ``__init__`` (a dataclass's generated one
     runs as interpreted Python), and the beams make one for every position they gather."""
 
     def __init__(
         self,
-        gone: int,
-        free: int,
+        gone: i64,
+        free: i64,
         stock: bytes,
         waste: bytes,
         fnd: Fnd,
         left: int,
         moves: list[str],
-        before: _Trail | None = None,
+        before: _Node | None = None,
     ) -> None:
         self.gone = gone
+        """The emptied cells, a :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells`
+        mask (cell 63 the sign bit: every mask of the quilt a native 64-bit integer, so the
+        beams' moves make no Python long), as is :attr:`free`, the available cells."""
         self.free = free
         self.stock = stock
         self.waste = waste
         self.fnd = fnd
         self.left = left
-        self.trail = _Trail(before, moves)
+        self.moves = moves
+        self.before = before
         self.points = 0.0
         """The beam's rank of the position (its score, shaken), once ranked."""
 
@@ -334,10 +350,10 @@ class _Node:
     def line(self) -> list[str]:
         """The moves from the deal's start (or the beam's) that reached the position."""
         pieces: list[list[str]] = []
-        trail: _Trail | None = self.trail
-        while trail is not None:
-            pieces.append(trail.moves)
-            trail = trail.before
+        node: _Node | None = self
+        while node is not None:
+            pieces.append(node.moves)
+            node = node.before
         line: list[str] = []
         for moves in reversed(pieces):
             line.extend(moves)
@@ -350,7 +366,7 @@ class _Node:
         for suit in range(4):
             cards += fnd[suit] - ACE + KING - fnd[4 + suit]
         per_founded, per_gone = weights
-        return per_founded * cards + per_gone * self.gone.bit_count()
+        return per_founded * cards + per_gone * _cell_count(self.gone)
 
 
 class _Beam:
@@ -424,18 +440,18 @@ class _Beam:
     def gather(self, node: _Node, found: dict[_Key, _Node]) -> None:
         """Add to ``found`` every position reachable from ``node`` without turning a card."""
         self._gather(
-            node.gone, node.free, node.stock, node.waste, node.fnd, node.left, node.trail, "", found
+            node.gone, node.free, node.stock, node.waste, node.fnd, node.left, node, "", found
         )
 
     def _gather(
         self,
-        gone: int,
-        free: int,
+        gone: i64,
+        free: i64,
         stock: bytes,
         waste: bytes,
         fnd: Fnd,
         left: int,
-        before: _Trail,
+        before: _Node,
         move: str,
         found: dict[_Key, _Node],
     ) -> None:
@@ -443,7 +459,7 @@ class _Beam:
         empty)."""
         search = self.search
         forced: list[str] = [move] if move else []
-        gone, free, waste, fnd = search.force(gone, free, waste, fnd, forced)
+        gone, free, waste, fnd = search.force_signed(gone, free, waste, fnd, forced)
         if self.eager:
             gone, free, waste, fnd = self.found_eagerly(gone, free, waste, fnd, forced)
         key = (gone, _head(fnd, left), waste, stock)
@@ -454,7 +470,6 @@ class _Beam:
             return
         here = _Node(gone, free, stock, waste, fnd, left, forced, before)
         found[key] = here
-        trail = here.trail
         if fnd == WON_FND:
             return
         top = waste[-1] if waste else 0
@@ -462,38 +477,36 @@ class _Beam:
             suit, rank = top >> 4, top & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._gather(gone, free, stock, waste[:-1], grown, left, trail, "wu", found)
+                self._gather(gone, free, stock, waste[:-1], grown, left, here, "wu", found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._gather(gone, free, stock, waste[:-1], grown, left, trail, "wd", found)
+                self._gather(gone, free, stock, waste[:-1], grown, left, here, "wd", found)
         # Only the cells whose cards have a move are visited, in the cells' order.
-        touching = search.touching(top) if top else 0
-        rest = free & (touching | search.following(fnd))
+        touching: i64 = search.signed_touching_of[top] if top else 0
+        rest = free & (touching | search.signed_following(fnd))
         while rest:
-            low = rest & -rest
+            low = low_cell(rest)
             rest ^= low
-            cell = low.bit_length() - 1
+            cell = cell_of(low)
             code = search.cards[cell]
             after = gone | low
-            opened = (free | FREES[cell]) & ~after
-            if opened & search.ghosts:
-                after, opened = vanish(after, opened, search.ghosts)
+            opened = (free | SIGNED_FREES[cell]) & ~after
+            if opened & search.signed_ghosts:
+                after, opened = vanish_signed(after, opened, search.signed_ghosts)
             suit, rank = code >> 4, code & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                self._gather(after, opened, stock, waste, grown, left, trail, UP_MOVE[cell], found)
+                self._gather(after, opened, stock, waste, grown, left, here, UP_MOVE[cell], found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                self._gather(
-                    after, opened, stock, waste, grown, left, trail, DOWN_MOVE[cell], found
-                )
+                self._gather(after, opened, stock, waste, grown, left, here, DOWN_MOVE[cell], found)
             if low & touching:
                 built = waste + bytes((code,))
-                self._gather(after, opened, stock, built, fnd, left, trail, WASTE_MOVE[cell], found)
+                self._gather(after, opened, stock, built, fnd, left, here, WASTE_MOVE[cell], found)
 
     def found_eagerly(
-        self, gone: int, free: int, waste: bytes, fnd: Fnd, path: list[str]
-    ) -> tuple[int, int, bytes, Fnd]:
+        self, gone: i64, free: i64, waste: bytes, fnd: Fnd, path: list[str]
+    ) -> tuple[i64, i64, bytes, Fnd]:
         """The position after founding every *independent* card of the quilt (appending the
         moves to ``path``), each followed by the safe moves: a free card that can go to a
         foundation (to the up one when both would take it), that cannot be built onto the
@@ -511,26 +524,26 @@ class _Beam:
         moved = True
         while moved:
             moved = False
-            rest = free & search.following(fnd)
+            rest = free & search.signed_following(fnd)
             if top:
-                rest &= ~search.touching(top)
+                rest &= ~search.signed_touching_of[top]
             while rest:
-                low = rest & -rest
+                low = low_cell(rest)
                 rest ^= low
-                cell = low.bit_length() - 1
+                cell = cell_of(low)
                 code = search.cards[cell]
-                if search.touching(code) & free:
+                if search.signed_touching_of[code] & free:
                     continue
                 suit, rank = code >> 4, code & RANK
                 slot = suit if fnd[suit] == rank - 1 else 4 + suit
                 fnd = founded(fnd, slot, rank)
                 gone |= low
-                free = (free | FREES[cell]) & ~gone
-                if free & search.ghosts:
-                    gone, free = vanish(gone, free, search.ghosts)
+                free = (free | SIGNED_FREES[cell]) & ~gone
+                if free & search.signed_ghosts:
+                    gone, free = vanish_signed(gone, free, search.signed_ghosts)
                 path.append(UP_MOVE[cell] if slot < 4 else DOWN_MOVE[cell])
                 self.complete = False
-                gone, free, waste, fnd = search.force(gone, free, waste, fnd, path)
+                gone, free, waste, fnd = search.force_signed(gone, free, waste, fnd, path)
                 top = waste[-1] if waste else 0
                 moved = True
                 break
@@ -612,7 +625,8 @@ class _Beam:
         final.budget = final.nodes + min(FINAL_BUDGET, self.budget - self.nodes)
         line = node.line
         try:
-            won = final.search(node.gone, node.free, node.stock, b"", node.fnd, 0, False, line)
+            gone, free = unsigned_cells(node.gone), unsigned_cells(node.free)
+            won = final.search(gone, free, node.stock, b"", node.fnd, 0, False, line)
         except OutOfBudget:
             if self.nodes >= self.budget:
                 raise
@@ -629,7 +643,7 @@ class _Beam:
         fnd = node.fnd
         position = Position(
             cards=search.cards,
-            gone=node.gone,
+            gone=unsigned_cells(node.gone),
             stock=node.stock,
             waste=node.waste,
             up=(fnd[0], fnd[1], fnd[2], fnd[3]),
@@ -714,7 +728,7 @@ class _Beam:
                         node.fnd,
                         node.left - 1,
                         ["r"],
-                        node.trail,
+                        node,
                     )
                     if redealt.left > 0:
                         layer.append(redealt)
@@ -756,7 +770,7 @@ def _turned(node: _Node) -> _Node:
         node.fnd,
         node.left,
         ["s"],
-        node.trail,
+        node,
     )
 
 
@@ -845,7 +859,10 @@ def _start(position: Position, line: list[str]) -> _Node:
     ``line``."""
     gone, free = vanish(position.gone, available(position.gone), position.ghosts)
     fnd = position.up + position.down
-    return _Node(gone, free, position.stock, position.waste, fnd, position.redeals_left, line)
+    left = position.redeals_left
+    return _Node(
+        signed_cells(gone), signed_cells(free), position.stock, position.waste, fnd, left, line
+    )
 
 
 def _verdict(beam: _Beam, run: Callable[[], list[str] | None]) -> Verdict:

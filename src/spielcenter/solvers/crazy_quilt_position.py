@@ -11,17 +11,21 @@ these.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
 from spielcenter.games.crazy_quilt import CELL_NAMES, CELLS, OUTSIDE, SHORT_ENDS, QuiltState
 from spielcenter.solvers.codes import encode_card
+
+if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
+    from mypy_extensions import i64
 
 __all__ = [
     "ALL_CELLS",
     "DOWN_MOVE",
     "EDGE",
     "FREES",
+    "SIGNED_FREES",
     "UP_MOVE",
     "WASTE_MOVE",
     "WON_FND",
@@ -29,10 +33,15 @@ __all__ = [
     "Position",
     "available",
     "bit",
+    "cell_of",
     "founded",
+    "low_cell",
     "position_of",
+    "signed_cells",
     "touches",
+    "unsigned_cells",
     "vanish",
+    "vanish_signed",
 ]
 
 ALL_CELLS: Final = (1 << CELLS) - 1
@@ -43,6 +52,22 @@ ALL_CELLS: Final = (1 << CELLS) - 1
 
 def bit(cell: int) -> int:
     return 1 << cell
+
+
+def signed_cells(cells: int) -> i64:
+    """A mask of cells as a native 64-bit integer: cell 63 is the sign bit (a mask that holds it
+    is itself less 2**64), so that every mask of the 64 cells fits mypyc's ``i64``, whose
+    operations make no object; :func:`unsigned_cells` turns it back. ``&``, ``|``, ``^`` and ``~``
+    on such masks give the same bits as on the Python ints (two's complement), compiled or not."""
+    return cells - (1 << CELLS) if cells >> (CELLS - 1) else cells
+
+
+def unsigned_cells(cells: i64) -> int:
+    """The mask of cells (a Python int, 0 to 2**64 - 1) of a :func:`signed_cells` mask."""
+    wide: int = cells
+    if wide < 0:
+        wide += 1 << CELLS
+    return wide
 
 
 def _frees() -> tuple[int, ...]:
@@ -78,6 +103,39 @@ def vanish(gone: int, free: int, ghosts: int) -> tuple[int, int]:
             low = fresh & -fresh
             fresh ^= low
             free |= FREES[low.bit_length() - 1]
+        free &= ~gone
+    return gone, free
+
+
+SIGNED_FREES: Final = tuple(signed_cells(cells) for cells in FREES)
+""":data:`FREES` as :func:`signed_cells` masks (the beams' nodes keep theirs so)."""
+
+_LAST_CELL: Final[i64] = -(1 << (CELLS - 1))
+"""The signed mask of cell 63 alone (the sign bit)."""
+
+
+def low_cell(cells: i64) -> i64:
+    """The lowest cell of a nonzero :func:`signed_cells` mask, as a mask: ``cells & -cells``,
+    except for cell 63 alone, whose negation does not fit 64 bits (as a Python int it is 2**63,
+    so plain Python and the compiled code would part there)."""
+    return cells if cells == _LAST_CELL else cells & -cells
+
+
+def cell_of(low: i64) -> int:
+    """The cell of a one-cell :func:`signed_cells` mask (:func:`low_cell`)."""
+    wide: int = low
+    return CELLS - 1 if wide < 0 else wide.bit_length() - 1
+
+
+def vanish_signed(gone: i64, free: i64, ghosts: i64) -> tuple[i64, i64]:
+    """:func:`vanish` on :func:`signed_cells` masks."""
+    while free & ghosts:
+        fresh = free & ghosts
+        gone |= fresh
+        while fresh:
+            low = low_cell(fresh)
+            fresh ^= low
+            free |= SIGNED_FREES[cell_of(low)]
         free &= ~gone
     return gone, free
 
@@ -151,6 +209,14 @@ def touches(a: int, b: int, round_the_corner: bool) -> bool:
 
 def founded(fnd: Fnd, slot: int, rank: int) -> Fnd:
     """The foundations after ``rank`` went onto ``slot``."""
-    grown = list(fnd)  # one list and one tuple: fewer objects than slicing and unpacking
-    grown[slot] = rank
-    return tuple(grown)
+    # One tuple made at once (a list and a tuple before; fewer objects than slicing).
+    return (
+        rank if slot == 0 else fnd[0],
+        rank if slot == 1 else fnd[1],
+        rank if slot == 2 else fnd[2],
+        rank if slot == 3 else fnd[3],
+        rank if slot == 4 else fnd[4],
+        rank if slot == 5 else fnd[5],
+        rank if slot == 6 else fnd[6],
+        rank if slot == 7 else fnd[7],
+    )

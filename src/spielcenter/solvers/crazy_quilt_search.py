@@ -26,14 +26,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
-from spielcenter.solvers.codes import CODES, RANK
-from spielcenter.solvers.crazy_quilt_last_pass import buried, quilt_masks, relaxed_possible_of
+from spielcenter.solvers.codes import CODES, RANK, code_bit
+from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible_of
 from spielcenter.solvers.crazy_quilt_position import (
     DOWN_MOVE,
     FREES,
+    SIGNED_FREES,
     UP_MOVE,
     WASTE_MOVE,
     WON_FND,
@@ -41,14 +42,25 @@ from spielcenter.solvers.crazy_quilt_position import (
     Position,
     available,
     bit,
+    cell_of,
     founded,
+    low_cell,
+    signed_cells,
     touches,
+    unsigned_cells,
     vanish,
+    vanish_signed,
 )
 from spielcenter.solvers.crazy_quilt_relaxed import ASSIGNMENT_BUDGET, clearable, clearable_left
 from spielcenter.solvers.verdict import OutOfBudget, Verdict
 
+if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) simply int
+    from mypy_extensions import i64
+
 __all__ = ["ASSIGNMENT_WEIGHT", "DEFAULT_NODE_BUDGET", "Search", "decide", "solve_position"]
+
+_HALF: Final = (1 << 32) - 1
+"""Thirty-two cells of the quilt's mask (:meth:`Search._quilt_masks` reads it in halves)."""
 
 DEFAULT_NODE_BUDGET: Final = 500_000
 """Positions searched before :func:`~spielcenter.solvers.crazy_quilt.solve` answers ``unknown``
@@ -59,6 +71,23 @@ ASSIGNMENT_WEIGHT: Final = 10
 counts as, for its cost in time when it was set. A node has grown cheaper since; the weight stays,
 so that a budget means what it meant in every earlier measurement (the timings are in
 docs/winrates-crazy-quilt.md, *The thoughtful solver*)."""
+
+
+_FOLLOW_KNOWN: Final = 1 << 16
+"""The most foundations whose :meth:`Search.following` a search remembers (it forgets them
+all and starts again when full: a few megabytes at most)."""
+
+
+class _Followers:
+    """:meth:`Search.following` and :meth:`Search.safe_candidates` of one state of the
+    foundations, as Python ints and as signed masks (a plain class: mypyc keeps the signed
+    ones as native 64-bit integers)."""
+
+    def __init__(self, signed_following: i64, signed_safe: i64) -> None:
+        self.signed_following = signed_following
+        self.signed_safe = signed_safe
+        self.following = unsigned_cells(signed_following)
+        self.safe = unsigned_cells(signed_safe)
 
 
 @dataclass
@@ -95,6 +124,8 @@ class Search:
     """The answers and positions of the last pass's relaxed checks (:meth:`_relaxed`) so far,
     by foundations, redeals left, waste, stock and the cards left in the quilt."""
 
+    signed_cells_of: list[i64] = field(default_factory=list)
+    """:attr:`cells_of` as native 64-bit integers (:func:`signed_cells`), for :meth:`_follow`."""
     touching_of: list[int] = field(default_factory=list)
     """For each card code, :meth:`touching`'s mask of cells (made once: it depends on the
     cards' first cells alone; 0 for a code no card has)."""
@@ -104,25 +135,32 @@ class Search:
     last_following: int = 0
     last_safe: int = 0
     """:meth:`safe_candidates` of :attr:`last_fnd`."""
+    last_signed_following: i64 = 0
+    last_signed_safe: i64 = 0
+    """The same two as :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells` masks."""
+    signed_touching_of: list[i64] = field(default_factory=list)
+    """:attr:`touching_of` as signed masks."""
+    follow_known: dict[Fnd, _Followers] = field(default_factory=dict)
+    """:meth:`_follow`'s answers so far, by foundations (at most :data:`_FOLLOW_KNOWN`)."""
+    signed_ghosts: i64 = 0
+    """:attr:`ghosts` as a signed mask."""
 
     def __post_init__(self) -> None:
         for cell, code in enumerate(self.cards):
             if code:
                 self.cells_of[code] |= bit(cell)
+        self.signed_cells_of = [signed_cells(cells) for cells in self.cells_of]
         self.touching_of = [
             self._touching(code) if ACE <= code & RANK <= KING else 0 for code in range(CODES)
         ]
+        self.signed_touching_of = [signed_cells(cells) for cells in self.touching_of]
+        self.signed_ghosts = signed_cells(self.ghosts)
 
     # -- the rules on the compact node ---------------------------------------------------------
 
     def touch(self, a: int, b: int) -> bool:
         """Same suit and one rank apart (king and ace too, round the corner)."""
         return touches(a, b, self.round_the_corner)
-
-    def _in_quilt(self, code: int, gone: int) -> bool:
-        # Not ``cells & ~gone``: with cells 62 and 63 the masks are Python longs, and each
-        # operation on one makes a new object (one here instead of two).
-        return gone | self.cells_of[code] != gone
 
     def touching(self, top: int) -> int:
         """The cells whose card :meth:`touches <touch>` the card ``top``: a mask to pick the
@@ -157,24 +195,52 @@ class Search:
         return self.last_safe
 
     def _follow(self, fnd: Fnd) -> None:
-        """:meth:`following` and :meth:`safe_candidates` of ``fnd``, remembered."""
-        cells_of = self.cells_of
-        cells = 0
-        safe = 0
+        """:meth:`following` and :meth:`safe_candidates` of ``fnd``, remembered: for the next
+        question about the same tuple in :attr:`last_fnd`, for other tuples of the same
+        foundations in :attr:`follow_known` (many positions share their foundations)."""
+        known = self.follow_known.get(fnd)
+        if known is None:
+            known = self._followers(fnd)
+            if len(self.follow_known) >= _FOLLOW_KNOWN:
+                self.follow_known.clear()
+            self.follow_known[fnd] = known
+        self.last_fnd = fnd
+        self.last_signed_following = known.signed_following
+        self.last_signed_safe = known.signed_safe
+        self.last_following = known.following
+        self.last_safe = known.safe
+
+    def _followers(self, fnd: Fnd) -> _Followers:
+        """:meth:`_follow`'s answers made from :attr:`signed_cells_of` as native 64-bit
+        integers: with cells 62 and 63 the masks are Python longs, and each of the eight
+        operations on one made a new object."""
+        cells_of = self.signed_cells_of
+        cells: i64 = 0
+        safe: i64 = 0
         for suit in range(4):
             base = suit << 4
             up = fnd[suit]
             down = fnd[4 + suit]
-            moving = cells_of[base + up + 1] | cells_of[base + down - 1]
+            moving: i64 = cells_of[base + up + 1] | cells_of[base + down - 1]
             cells |= moving
             # The up foundation's next card (rank up + 1) is safe only when the down foundation
             # is at most that rank, and the down one's next (down - 1) only when the up
             # foundation is at least that rank: both say down <= up + 1 (_safe_slot's test).
             if down <= up + 1:
                 safe |= moving
-        self.last_fnd = fnd
-        self.last_following = cells
-        self.last_safe = safe
+        return _Followers(cells, safe)
+
+    def signed_following(self, fnd: Fnd) -> i64:
+        """:meth:`following` as a signed mask."""
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        return self.last_signed_following
+
+    def signed_safe_candidates(self, fnd: Fnd) -> i64:
+        """:meth:`safe_candidates` as a signed mask."""
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        return self.last_signed_safe
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
         """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
@@ -182,19 +248,20 @@ class Search:
         Safe when the card's twin is already founded (one home left) and no card of its suit one
         rank away is in the quilt (so it can never be needed as a base on the waste).
         """
-        suit, rank = code >> 4, code & RANK
-        if fnd[suit] == rank - 1 and fnd[4 + suit] <= rank:
-            slot = suit
-        elif fnd[4 + suit] == rank + 1 and fnd[suit] >= rank:
-            slot = 4 + suit
-        else:
+        slot = _twin_home(code, fnd)
+        if slot < 0:
             return -1
-        base = suit << 4
-        lower = rank - 1 if rank > ACE else (KING if self.round_the_corner else 0)
-        higher = rank + 1 if rank < KING else (ACE if self.round_the_corner else 0)
-        if lower and self._in_quilt(base + lower, gone):
+        # The cells of the cards one rank away (:meth:`touching`: king and ace too, round the
+        # corner), all asked in one operation (``gone`` is a Python long once cell 62 or 63 is
+        # empty, and each operation on it makes a new object).
+        if gone | self.touching_of[code] != gone:
             return -1
-        if higher and self._in_quilt(base + higher, gone):
+        return slot
+
+    def _safe_slot_signed(self, code: int, fnd: Fnd, gone: i64) -> int:
+        """:meth:`_safe_slot` with ``gone`` a signed mask."""
+        slot = _twin_home(code, fnd)
+        if slot < 0 or gone | self.signed_touching_of[code] != gone:
             return -1
         return slot
 
@@ -231,6 +298,40 @@ class Search:
                     break
         return gone, free, waste, fnd
 
+    def force_signed(
+        self, gone: i64, free: i64, waste: bytes, fnd: Fnd, path: list[str]
+    ) -> tuple[i64, i64, bytes, Fnd]:
+        """:meth:`force` on :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells`
+        masks (the beams'): the same moves in the same order, no Python long made."""
+        moved = True
+        while moved:
+            moved = False
+            if waste:
+                slot = self._safe_slot_signed(waste[-1], fnd, gone)
+                if slot >= 0:
+                    fnd = founded(fnd, slot, waste[-1] & RANK)
+                    waste = waste[:-1]
+                    path.append("wu" if slot < 4 else "wd")
+                    moved = True
+                    continue
+            rest = free & self.signed_safe_candidates(fnd)  # no other card has a safe slot
+            while rest:
+                low = low_cell(rest)
+                cell = cell_of(low)
+                rest ^= low
+                code = self.cards[cell]
+                slot = self._safe_slot_signed(code, fnd, gone)
+                if slot >= 0:
+                    fnd = founded(fnd, slot, code & RANK)
+                    gone |= low
+                    free = (free | SIGNED_FREES[cell]) & ~gone
+                    if free & self.signed_ghosts:
+                        gone, free = vanish_signed(gone, free, self.signed_ghosts)
+                    path.append(UP_MOVE[cell] if slot < 4 else DOWN_MOVE[cell])
+                    moved = True
+                    break
+        return gone, free, waste, fnd
+
     def _relaxed(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
         """The relaxed check (:func:`~spielcenter.solvers.crazy_quilt_last_pass
         .relaxed_possible`); its positions count as searched.
@@ -239,7 +340,7 @@ class Search:
         (not which cells) are left in the quilt, and is deterministic: positions that share
         these (a card's twin left instead of it, a step reached turned and not) get the answer
         and the positions counted the first time, without searching the game again."""
-        one, two = quilt_masks(self._quilt(gone))
+        one, two = self._quilt_masks(gone)
         key = b"".join(
             (
                 bytes(fnd),
@@ -293,9 +394,30 @@ class Search:
             self.across_left[key] = grade
         return grade
 
-    def _quilt(self, gone: int) -> bytes:
-        """The codes of the cards left in the quilt."""
-        return bytes(code for cell, code in enumerate(self.cards) if code and not gone >> cell & 1)
+    def _quilt_masks(self, gone: int) -> tuple[int, int]:
+        """:func:`~spielcenter.solvers.crazy_quilt_last_pass.quilt_masks` of the cards left in
+        the quilt: ``one``, the card codes (a bit each) with a copy in a cell not ``gone``, and
+        ``two``, those with both copies there.
+
+        Read from the cells in two halves of 32 as native 64-bit integers: ``gone`` is a Python
+        long once cell 62 or 63 is empty, and shifting it for each of the 64 cells made a new
+        long each time (the last pass's relaxed check asked this at every turn step)."""
+        cards = self.cards
+        one: i64 = 0
+        two: i64 = 0
+        for offset in (0, 32):
+            emptied: i64 = gone >> offset & _HALF  # a Python int's operations, then native
+            index: i64
+            for index in range(32):
+                if emptied >> index & 1:
+                    continue
+                code: i64 = cards[offset + index]
+                if code:
+                    card: i64 = code_bit(code)
+                    if one & card:
+                        two |= card
+                    one |= card
+        return one, two
 
     def _usable(self, top: int, free: int, fnd: Fnd) -> bool:
         """Whether the waste top ``top`` can be used at once: founded, or built on."""
@@ -550,6 +672,17 @@ class Search:
                     return True
                 del path[-k:]
         return False
+
+
+def _twin_home(code: int, fnd: Fnd) -> int:
+    """The foundation slot ``code`` goes to when its twin is already founded (one home left and
+    the card next on it), or -1: the first half of :meth:`Search._safe_slot`."""
+    suit, rank = code >> 4, code & RANK
+    if fnd[suit] == rank - 1 and fnd[4 + suit] <= rank:
+        return suit
+    if fnd[4 + suit] == rank + 1 and fnd[suit] >= rank:
+        return 4 + suit
+    return -1
 
 
 def solve_position(
