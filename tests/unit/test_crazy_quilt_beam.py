@@ -1000,9 +1000,9 @@ def test_a_blind_beam_ranks_its_first_cards_by_its_shake_alone_then_by_its_score
 def test_a_blind_restart_wins_a_deal_its_seeing_twin_dies_on() -> None:
     # Classic deal 357, a win of the lists that the one run at 5 000 000 positions misses: the
     # thrifty beams' first restart, blind for its first BLIND_CARDS stock cards, wins it within
-    # 50 000 positions; the same beam ranking by its score throughout dies. Within a budget the eager restarts spend without a win, the blind restarts win it
-    # with the line of that blind beam (their first blind restart). The line replays to a won
-    # game.
+    # 50 000 positions; the same beam ranking by its score throughout dies. Within a budget the
+    # eager restarts spend without a win, the blind restarts win it with the line of that blind
+    # beam (their first blind restart). The line replays to a won game.
     position = position_of(start_state(357, "classic"))
     width, weights, seed, diverse = list(itertools.islice(_thrifty(), len(PLANS) + 1))[-1]
     twins = {
