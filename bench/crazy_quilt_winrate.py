@@ -2,8 +2,8 @@
 
     uv run python bench/crazy_quilt_winrate.py --variant classic --first 1 --deals 1000 \\
         [--budget 200000] [--honest-budget 50000] [--minutes 60] \\
-        [--beams eager-restarts|thrifty|graded|mixed|widening|restarts|wide-restarts|eager|\\
-        eager-twins] [--jsonl FILE [--resume]] \\
+        [--beams eager-restarts|blind-restarts|thrifty|graded|mixed|widening|restarts|\\
+        wide-restarts|eager|eager-twins] [--jsonl FILE [--resume]] \\
         [--add-winnable] [--honest-only] [--rules guarded|bare]
 
 For consecutive deals from ``--first`` on, until ``--deals`` are done or ``--minutes`` have

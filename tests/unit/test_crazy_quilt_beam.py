@@ -25,8 +25,10 @@ from spielcenter.solvers.crazy_quilt_beam import (
     BACK_CARDS,
     BACKUPS,
     BEAM_CHECK_BUDGET,
+    BLIND_CARDS,
     EAGER_RUN,
     FINAL_BUDGET,
+    FIRST_WIDTH,
     GRADE,
     GRADE_POOL,
     LAST_BEAMS,
@@ -42,6 +44,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _Beam,
     _beams_in_turn,
     _best_of_each_foundation_state_first,
+    _blind_restarts,
     _eager,
     _eager_restarts,
     _graded,
@@ -56,6 +59,7 @@ from spielcenter.solvers.crazy_quilt_beam import (
     _wide_restarts,
     _widening,
     beam_search,
+    blind_restarts,
     eager_beams,
     eager_restarts,
     eager_twins,
@@ -738,6 +742,7 @@ def test_the_beams_are_run_by_their_names() -> None:
     position = position_of(start_state(9, "classic"))
     for name, beams in (
         ("eager-restarts", eager_restarts),
+        ("blind-restarts", blind_restarts),
         ("thrifty", thrifty_beams),
         ("graded", graded_beams),
         ("mixed", mixed_beams),
@@ -750,7 +755,7 @@ def test_the_beams_are_run_by_their_names() -> None:
         assert run_beams(name, position, node_budget=30_000) == beams(position, node_budget=30_000)
     with pytest.raises(
         ValueError,
-        match="no beams 'narrow'; the beams are eager-restarts, thrifty, graded, mixed, widening, ",
+        match="no beams 'narrow'; the beams are eager-restarts, blind-restarts, thrifty, graded, ",
     ):
         run_beams("narrow", position, node_budget=30_000)
 
@@ -919,12 +924,13 @@ def test_the_eager_restarts_run_the_narrow_beams_plain_then_eager_restarts_and_a
     restarts = 4 * (THRIFTY_RESTARTS + 1)
     thrifty = list(itertools.islice(_thrifty(), len(PLANS) + restarts))
     run = list(itertools.islice(_eager_restarts(), len(PLANS) + restarts + restarts // EAGER_RUN))
-    assert run[: len(PLANS)] == [(plan, 0, False) for plan in thrifty[: len(PLANS)]]
+    assert run[: len(PLANS)] == [(plan, 0, False, 0) for plan in thrifty[: len(PLANS)]]
     after = run[len(PLANS) :]
     assert EAGER_RUN == 2
-    assert after[0::3] == [(plan, 0, True) for plan in thrifty[len(PLANS) :: 2]]
-    assert after[1::3] == [(plan, 0, True) for plan in thrifty[len(PLANS) + 1 :: 2]]
-    assert after[2::3] == [(plan, 0, False) for plan in thrifty[len(PLANS) :]][: len(after[2::3])]
+    assert after[0::3] == [(plan, 0, True, 0) for plan in thrifty[len(PLANS) :: 2]]
+    assert after[1::3] == [(plan, 0, True, 0) for plan in thrifty[len(PLANS) + 1 :: 2]]
+    plain = [(plan, 0, False, 0) for plan in thrifty[len(PLANS) :]]
+    assert after[2::3] == plain[: len(after[2::3])]
 
 
 def test_the_eager_restarts_win_a_deal_the_thrifty_beams_spend_their_budget_on() -> None:
@@ -973,6 +979,87 @@ def test_the_eager_restarts_keep_the_wins_of_the_plain_beams_the_eager_ones_miss
     assert verdict.result == "won" and verdict.moves == thrifty.moves
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(968, verdict.moves)) is Status.WON
+
+
+def test_a_blind_beam_ranks_its_first_cards_by_its_shake_alone_then_by_its_score() -> None:
+    # A blind beam's rank of a position of its first pass's first BLIND_CARDS stock cards is
+    # the shake alone (the score counts nothing: a beam of the same seed scoring (0, 0) ranks
+    # it the same); from the next card on, and after the redeal, it ranks as the beam that is
+    # not blind. An unshaken beam is never blind.
+    position = position_of(start_state(24, "classic"))
+    weights = SCORES[0]
+    blind = _Beam(position, 16, 10**8, None, weights, 7, blind=BLIND_CARDS)
+    seeing = _Beam(position, 16, 10**8, None, weights, 7)
+    nothing = _Beam(position, 16, 10**8, None, (0, 0), 7)
+    unshaken = _Beam(position, 16, 10**8, None, weights, 0, blind=BLIND_CARDS)
+    node = _start(position, [])
+    seen = 0
+    for turned in range(len(position.stock)):
+        found, _won = seeing.spread([node])
+        ranks = {key: seeing.rank(here) for key, here in found.items()}
+        for key, here in found.items():
+            assert unshaken.rank(here) == here.score(weights)
+            if turned < BLIND_CARDS:
+                assert blind.rank(here) == nothing.rank(here)
+            else:
+                assert blind.rank(here) == ranks[key]
+            if here.score(weights) != 0:
+                seen += turned < BLIND_CARDS
+        node = _turned(max(found.values(), key=lambda here: here.score(weights)))
+    assert seen > 0  # the score would have counted something in the blind cards
+    redealt = _Node(node.gone, node.free, node.waste + node.stock, b"", node.fnd, 0, ["r"])
+    assert blind.rank(redealt) == seeing.rank(redealt)
+
+
+def test_a_blind_restart_wins_a_deal_its_seeing_twin_dies_on() -> None:
+    # Classic deal 357, a win of the lists that the one run at 5 000 000 positions misses: the
+    # thrifty beams' first restart, blind for its first BLIND_CARDS stock cards, wins it within
+    # 50 000 positions; the same beam ranking by its score throughout dies. Within a budget the
+    # eager restarts spend without a win, the blind restarts win it with the line of that blind
+    # beam (their first blind restart). The line replays to a won game.
+    position = position_of(start_state(357, "classic"))
+    width, weights, seed, diverse = list(itertools.islice(_thrifty(), len(PLANS) + 1))[-1]
+    twins = {
+        cards: beam_search(
+            position,
+            width=width,
+            node_budget=10**7,
+            weights=weights,
+            seed=seed,
+            diverse=diverse,
+            check_budget=THRIFTY_CHECK_BUDGET,
+            backups=THRIFTY_BACKUPS,
+            blind=cards,
+        )
+        for cards in (0, BLIND_CARDS)
+    }
+    assert twins[BLIND_CARDS].result == "won" and twins[BLIND_CARDS].nodes <= 50_000
+    assert twins[0].result == "unknown" and twins[0].nodes < 10**7  # died, budget left
+    verdict = blind_restarts(position, node_budget=2_100_000)
+    assert verdict.result == "won" and verdict.moves == twins[BLIND_CARDS].moves
+    assert eager_restarts(position, node_budget=2_100_000).result == "unknown"
+    game = get_game("crazy-quilt", "classic")
+    assert game.status(game.replay(357, verdict.moves)) is Status.WON
+
+
+def test_the_blind_restarts_are_the_eager_restarts_with_their_narrow_plain_restarts_blind() -> None:
+    # The eager restarts' beams in their order (the plain narrow widening beams, then eager
+    # restarts and a plain one after every EAGER_RUN of them), each plain restart of width
+    # FIRST_WIDTH blind for BLIND_CARDS stock cards; the widening beams, the eager restarts and
+    # the wider plain restarts as they were.
+    count = len(PLANS) + 8 * (THRIFTY_RESTARTS + 1) * (EAGER_RUN + 1)
+    eager = list(itertools.islice(_eager_restarts(), count))
+    run = list(itertools.islice(_blind_restarts(), count))
+    blind = 0
+    for (plan, grade, founds, _), kind in zip(eager, run, strict=True):
+        narrow_restart = plan[0] == FIRST_WIDTH and plan[3] and plan[2] > 0
+        cards = BLIND_CARDS if narrow_restart and not founds else 0
+        assert kind == (plan, grade, founds, cards)
+        blind += cards > 0
+    assert run[: len(PLANS)] == eager[: len(PLANS)]
+    # Eight cycles of the thrifty beams' restarts (16 16 48 16 16 48 and a wide one) in the
+    # plain slots: four narrow ones each.
+    assert THRIFTY_RESTARTS == 6 and blind == 8 * 4
 
 
 # -- budgets and purity --------------------------------------------------------------------------

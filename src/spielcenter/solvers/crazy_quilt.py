@@ -114,7 +114,9 @@ def solve(
     ``beams`` names the beams' share of the search: ``eager-restarts``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.eager_restarts`, the default: the thrifty
     beams' narrow widening beams, then their restarts founding the quilt's independent cards at
-    once, a plain restart after every two), ``thrifty``
+    once, a plain restart after every two), ``blind-restarts``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.blind_restarts`: the eager restarts, each
+    plain narrow restart ranking its first stock cards by its shake alone), ``thrifty``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.thrifty_beams`, the default until 2026-12-07,
     session 11: the narrow widening beams, then six narrow restarts and a wide one in turn,
     every relaxed check of 2 nodes, no beam backing up), ``graded``
@@ -129,7 +131,7 @@ def solve(
     the thrifty beams, every step founding the quilt's independent cards at once) or
     ``eager-twins`` (:func:`~spielcenter.solvers.crazy_quilt_beam.eager_twins`: each thrifty beam
     followed by its eager twin). docs/winrates-crazy-quilt.md, *A schedule of widening beams and
-    wide restarts*, *Eager founding* and *Eager restarts*, compares them.
+    wide restarts*, *Eager founding*, *Eager restarts* and *Blind restarts*, compares them.
     """
     if beams not in BEAMS:  # checked before the honest trial spends anything
         raise ValueError(f"no beams {beams!r}; the beams are {', '.join(BEAMS)}")
