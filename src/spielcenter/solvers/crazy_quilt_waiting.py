@@ -421,6 +421,9 @@ class WaitingSearch:
         """Loose questions answered no by the question of fewer suits."""
         self.answers: dict[bytes, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]]
         self.answers = {}
+        self.asked: dict[tuple[bytes, int], bool] = {}
+        """Every loose question asked (its pile; cards turned, foundation tops and redeals left
+        in one int) and its answer, a benefit of the doubt too (a yes never drops a node)."""
         """The proven loose answers for each pile: those that clear, then those that do not,
         each as (cards turned, foundation tops, redeals left) (:meth:`dominated`)."""
         self.loose = LooseGame()
@@ -563,15 +566,21 @@ class WaitingSearch:
     ) -> bool:
         """The answer to a loose question: drawn from the proven answers to others
         (:meth:`dominated`) or searched (:func:`loose_answer`, within ``assignments`` nodes of
-        the assignment search and :attr:`loose_budget` positions of the loose game), its proven
-        answer kept."""
+        the assignment search and :attr:`loose_budget` positions of the loose game); with
+        drawing or :attr:`projections`, every answer is remembered (a benefit of the doubt too:
+        a yes drops no node), the proven ones also to draw others from."""
         tops = 0
         for top in fnd:
             tops = tops << 4 | top
         sequence = waste + pile
+        key = (sequence, (len(waste) << 40 | tops) << 2 | left)
+        known = self.asked.get(key)
+        if known is not None:
+            return known
         known = self.dominated(sequence, len(waste), tops, left)
         if known is not None:
             self.drawn += 1
+            self.asked[key] = known
             return known
         known, proven, nodes = loose_answer(
             waste,
@@ -587,6 +596,8 @@ class WaitingSearch:
         if proven and self.dominance:
             answers = self.answers.setdefault(sequence, ([], []))
             answers[0 if known else 1].append((len(waste), tops, left))
+        if self.dominance or self.projections:  # else each question is asked once anyway
+            self.asked[key] = known
         return known
 
     def dominated(self, sequence: bytes, turned: int, tops: int, left: int) -> bool | None:
