@@ -69,7 +69,11 @@ SMOKE: dict[str, list[list[str]]] = {
             "0",
         ],
     ],
-    "crazy_quilt_waiting_check.py": [["--deal", "728", "--suits", "D"]],
+    "crazy_quilt_waiting_check.py": [
+        ["--deal", "728", "--suits", "D"],
+        # lost at the first node: the lazy loose game of the diamonds and clubs cannot be cleared
+        ["--deal", "9", "--suits", "SDC", "--fewer"],
+    ],
     "crazy_quilt_winrate.py": [
         ["--deals", "1", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl"],
         ["--deals", "2", "--budget", "2000", "--honest-budget", "200", "--jsonl", "cq.jsonl", "-r"],
