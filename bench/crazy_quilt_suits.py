@@ -1,7 +1,8 @@
 """Crazy Quilt with suits alone: which deals a smaller game proves lost.
 
     uv run python bench/crazy_quilt_suits.py --variant classic --deals 1..1000 \\
-        [--size 1 | --sets D,HC] [--budget 3000000] [--only 9,23,83] [--waiting]
+        [--size 1 | --sets D,HC] [--budget 3000000] [--only 9,23,83] [--waiting] \\
+        [--drawn] [--fewer-suits 4096] [--assignments 1024] [--loose 0]
 
 For each deal (or only the ``--only`` deals) it decides the smaller game of every set of
 ``--size`` suits, or of the ``--sets`` named
@@ -11,6 +12,10 @@ each. A smaller game that is lost proves the deal lost
 (:mod:`spielcenter.solvers.crazy_quilt_suits`). With ``--waiting`` the smaller game is the
 waiting game instead (:mod:`spielcenter.solvers.crazy_quilt_waiting`: the other suits' quilt
 cards leave only once a loose foundation or a released card one rank away could take them).
+The waiting search's loose questions can draw their answers from others' (``--drawn``), ask the
+kept suits but one first with ``--fewer-suits`` assignment nodes each, and have their budgets
+set (``--assignments``, ``--loose``; :func:`~spielcenter.solvers.crazy_quilt_waiting.
+decide_waiting`).
 
 It prints how many smaller games were won, lost and undecided, the deals proven lost (with their
 suits and positions), the undecided ones, the time, and a JSON line. As a check of soundness it
@@ -37,7 +42,11 @@ from spielcenter.games.crazy_quilt import VARIANTS, make
 from spielcenter.solvers import winnable
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.crazy_quilt_suits import decide_alone
-from spielcenter.solvers.crazy_quilt_waiting import decide_waiting
+from spielcenter.solvers.crazy_quilt_waiting import (
+    LOOSE_ASSIGNMENTS,
+    LOOSE_BUDGET,
+    decide_waiting,
+)
 
 GAME = "crazy-quilt"
 
@@ -49,6 +58,7 @@ def survey(
     budget: int,
     waiting: bool = False,
     only_sets: list[str] | None = None,
+    loose: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Decide every smaller game of ``size`` suits of ``deals`` (only ``only_sets`` if given;
     the waiting games if ``waiting``); the tallies and the findings."""
@@ -69,7 +79,7 @@ def survey(
                 bar.set_postfix_str(f"{deal} {suits}: {nodes:,} positions")
 
             verdict = (
-                decide_waiting(position, suits, budget, show)
+                decide_waiting(position, suits, budget, show, **(loose or {}))
                 if waiting
                 else decide_alone(position, suits, budget)
             )
@@ -84,6 +94,7 @@ def survey(
         "sets": sets,
         "game": kind,
         "budget": budget,
+        "loose": loose or {},
         "deals": len(deals),
         "games": dict(tally),
         "lost": lost,
@@ -97,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", choices=VARIANTS, default="classic")
     parser.add_argument("--deals", default="1..1000", help="A..B, both included")
     parser.add_argument("--only", help="comma-separated deal numbers instead of --deals")
-    parser.add_argument("--size", type=int, choices=(1, 2, 3), default=1)
+    parser.add_argument("--size", type=int, choices=(1, 2, 3, 4), default=1)
     parser.add_argument(
         "--sets", help="comma-separated sets of suits (letters of SHDC) instead of --size"
     )
@@ -105,7 +116,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--waiting", action="store_true", help="the waiting games instead of the suits alone"
     )
+    parser.add_argument(
+        "--drawn", action="store_true", help="draw loose answers from others' (with --waiting)"
+    )
+    parser.add_argument(
+        "--fewer-suits",
+        type=int,
+        default=0,
+        help="assignment nodes for each loose question of the kept suits but one (--waiting)",
+    )
+    parser.add_argument(
+        "--assignments", type=int, default=LOOSE_ASSIGNMENTS, help="a loose question's (--waiting)"
+    )
+    parser.add_argument(
+        "--loose", type=int, default=LOOSE_BUDGET, help="a loose game's positions (--waiting)"
+    )
     args = parser.parse_args(argv)
+    loose = {
+        "dominance": args.drawn,
+        "projections": args.fewer_suits,
+        "assignments": args.assignments,
+        "loose_budget": args.loose,
+    }
     if args.only:
         deals = [int(deal) for deal in args.only.split(",")]
     else:
@@ -118,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     for suits in only_sets or []:
         if not suits or any(suit not in SUITS for suit in suits):
             parser.error(f"--sets: {suits!r} is not a set of the suits {''.join(SUITS)}")
-    result = survey(args.variant, deals, args.size, args.budget, args.waiting, only_sets)
+    result = survey(args.variant, deals, args.size, args.budget, args.waiting, only_sets, loose)
     games = result["games"]
     print(
         f"{args.variant}, {len(deals)} deals, "

@@ -17,7 +17,7 @@ stored lists of winnable deals, proven by any solver version, each line replayed
 winnable``) and a mark at the share not proven lost (the upper bound): the deals one of whose
 suits alone cannot be founded (:func:`spielcenter.solvers.crazy_quilt_suits.lost_alone`, at
 most 100 000 positions a suit), the deals the records hold as ``lost`` (each a proof of
-``solve``) and the deals of :data:`LOST_WAITING` (the waiting game of a suit or a pair is lost;
+``solve``) and the deals of :data:`LOST_WAITING` (the waiting game of some suits is lost;
 too long a search to repeat here, so a list that ``tests/unit/test_crazy_quilt_waiting.py``
 proves again) are lost.
 
@@ -75,8 +75,8 @@ SUIT_BUDGET = 400_000
 """Positions :func:`lost_by_a_suit` gives the four suits of a deal together."""
 
 LOST_WAITING: dict[str, dict[int, str]] = {
-    "classic": {9: "DC", 348: "SC", 728: "D"},
-    "round-the-corner": {9: "DC", 348: "SC", 728: "D"},
+    "classic": {9: "DC", 348: "SC", 714: "HDC", 728: "D"},
+    "round-the-corner": {9: "DC", 348: "SC", 714: "HDC", 728: "D"},
 }
 """Per variant, the deals proven lost by the waiting game of one suit or two
 (:func:`spielcenter.solvers.crazy_quilt_waiting.decide_waiting`), with those suits: classic and
@@ -84,9 +84,13 @@ round-the-corner deal 728's diamonds, lost at 4 275 positions each (8 161 with t
 game alone, 377 879 and 377 951 before it), and deal 9's diamonds and clubs, lost at the first
 node in 20 864, and deal 348's spades and clubs, lost at 5 421 449 (5 920 459 round the
 corner: the whole search, 1 742 nodes, its loose questions all answered by the assignment search;
-docs/winrates-crazy-quilt.md, *Waiting ghosts*, *Exact loose games in the
-waiting search* and *Assignments first*). Not searched again by the summary; the test
-``test_the_summarys_waiting_losses_are_proven_again`` searches every entry."""
+28 696 with answers drawn from others' and the single suits asked first), and deal 714's hearts,
+diamonds and clubs, lost at 2 158 731 (2 428 243 round the corner) with answers drawn and the
+pairs asked first (docs/winrates-crazy-quilt.md, *Waiting ghosts*, *Exact loose games in the
+waiting search*, *Assignments first* and *Three suits*; each loss of two or three suits checked
+again by the tests' independent referee, ``bench/crazy_quilt_waiting_check.py``). Not searched
+again by the summary; the test ``test_the_summarys_waiting_losses_are_proven_again`` searches
+every entry."""
 
 
 def proven_won(variant: str, records: list[dict[str, Any]]) -> int:

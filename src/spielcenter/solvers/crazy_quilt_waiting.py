@@ -88,7 +88,9 @@ __all__ = [
     "LooseGame",
     "WaitingProof",
     "WaitingSearch",
+    "behind",
     "decide_waiting",
+    "loose_answer",
     "loose_clears",
     "lost_waiting",
     "lost_waiting_in_rounds",
@@ -299,13 +301,43 @@ def loose_clears(
     complete assignment that clears), then, if it ran out, ``loose`` (:class:`LooseGame`,
     within ``loose_budget`` positions), never more than ``budget`` positions in all. ``False``
     is a proof; out of the budgets the answer is ``True``, the benefit of the doubt."""
+    known, _, nodes = loose_answer(waste, pile, fnd, left, loose, budget, assignments, loose_budget)
+    return known, nodes
+
+
+def loose_answer(
+    waste: bytes,
+    pile: bytes,
+    fnd: Sequence[int],
+    left: int,
+    loose: LooseGame,
+    budget: int = LOOSE_ASSIGNMENTS + LOOSE_BUDGET,
+    assignments: int = LOOSE_ASSIGNMENTS,
+    loose_budget: int = LOOSE_BUDGET,
+) -> tuple[bool, bool, int]:
+    """:func:`loose_clears`'s answer, whether it is a proof (a no always is; a yes when a
+    search found the kept cards cleared, not when both ran out), and the positions spent."""
     known, nodes, cards_left = clearable_left(waste, pile, fnd, left, min(assignments, budget))
-    if known and cards_left:  # out of its budget: the loose game decides exactly
+    proven = not known or not cards_left
+    if not proven:  # out of its budget: the loose game decides exactly
         before = loose.nodes
         loose.budget = min(loose_budget, max(budget - nodes, 0))
         known = loose.clears(waste, pile, fnd, left)
         nodes += loose.nodes - before
-    return known, nodes
+        proven = not known or loose.spent <= loose.budget
+    return known, proven, nodes
+
+
+def behind(tops: int, ahead: int) -> bool:
+    """Whether the foundations ``tops`` (eight tops, 4 bits each, the up ones first) are each
+    at or behind those of ``ahead``: every up top at or below, every down top at or above."""
+    for slot in range(8):
+        shift = 4 * (7 - slot)
+        mine = tops >> shift & 15
+        theirs = ahead >> shift & 15
+        if mine > theirs if slot < 4 else mine < theirs:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -323,6 +355,20 @@ class WaitingProof:
             f"the {names} cannot all be founded, even if every other card leaves the quilt "
             "as soon as a foundation or a card one rank away could take it"
         )
+
+
+def _dropped(
+    suit: int, waste: bytes, pile: bytes, fnd: tuple[int, ...]
+) -> tuple[bytes, bytes, tuple[int, ...]]:
+    """A loose question without the cards of ``suit``: its foundations complete, its cards
+    gone from the waste and the pile."""
+    after = list(fnd)
+    after[suit], after[4 + suit] = KING, ACE
+    return (
+        bytes([code for code in waste if code >> 4 != suit]),
+        bytes([code for code in pile if code >> 4 != suit]),
+        tuple(after),
+    )
 
 
 class WaitingSearch:
@@ -348,6 +394,8 @@ class WaitingSearch:
         last_first: bool = True,
         loose_budget: int = LOOSE_BUDGET,
         assignments: int = LOOSE_ASSIGNMENTS,
+        dominance: bool = False,
+        projections: int = 0,
     ) -> None:
         if position.ghosts:
             raise ValueError("the waiting game starts from a whole position, without ghosts")
@@ -362,6 +410,22 @@ class WaitingSearch:
         self.report = self.every
         self.seen: set[int] = set()
         self.checks: dict[int, bool] = {}
+        self.dominance = dominance
+        self.projections = projections
+        """Assignment nodes for each loose question of the kept suits but one, asked before
+        the question of all (0: not asked). The loose game of fewer suits bounds that of more
+        (a line clearing all clears the others, their cards dropped), and it is cheaper."""
+        self.drawn = 0
+        """Loose answers drawn from others' (:meth:`dominated`)."""
+        self.projected = 0
+        """Loose questions answered no by the question of fewer suits."""
+        self.answers: dict[bytes, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]]
+        self.answers = {}
+        self.asked: dict[tuple[bytes, int], bool] = {}
+        """Every loose question asked (its pile; cards turned, foundation tops and redeals left
+        in one int) and its answer, a benefit of the doubt too (a yes never drops a node)."""
+        """The proven loose answers for each pile: those that clear, then those that do not,
+        each as (cards turned, foundation tops, redeals left) (:meth:`dominated`)."""
         self.loose = LooseGame()
         self.last_first = last_first
         self.loose_budget = loose_budget
@@ -481,20 +545,83 @@ class WaitingSearch:
         key = ((own << 32 | wasted) << 32 | tops) << 2 | left
         known = self.checks.get(key)
         if known is None:
-            pile = self.own_cards[own]
-            known, nodes = loose_clears(
-                waste,
-                pile,
-                fnd,
-                left,
-                self.loose,
-                max(self.budget - self.nodes, 0),
-                self.assignments,
-                self.loose_budget,
-            )
-            self.nodes += nodes
+            known = self.clears(waste, self.own_cards[own], fnd, left)
             self.checks[key] = known
         return not known
+
+    def clears(self, waste: bytes, pile: bytes, fnd: tuple[int, ...], left: int) -> bool:
+        """Whether the loose game of the kept cards (``waste`` bottom to top, ``pile`` the
+        stock's kept cards top first, ``fnd`` the eight foundation tops, ``left`` redeals
+        left) may be cleared: first, with :attr:`projections`, the question of each set of the
+        kept suits but one, then that of all (:meth:`ask`). ``False`` is a proof."""
+        if self.projections and len(self.kept) > 1:
+            for suit in sorted(self.kept):
+                if not self.ask(*_dropped(suit, waste, pile, fnd), left, self.projections):
+                    self.projected += 1
+                    return False
+        return self.ask(waste, pile, fnd, left, self.assignments)
+
+    def ask(
+        self, waste: bytes, pile: bytes, fnd: tuple[int, ...], left: int, assignments: int
+    ) -> bool:
+        """The answer to a loose question: drawn from the proven answers to others
+        (:meth:`dominated`) or searched (:func:`loose_answer`, within ``assignments`` nodes of
+        the assignment search and :attr:`loose_budget` positions of the loose game); with
+        drawing or :attr:`projections`, every answer is remembered (a benefit of the doubt too:
+        a yes drops no node), the proven ones also to draw others from."""
+        tops = 0
+        for top in fnd:
+            tops = tops << 4 | top
+        sequence = waste + pile
+        key = (sequence, (len(waste) << 40 | tops) << 2 | left)
+        known = self.asked.get(key)
+        if known is not None:
+            return known
+        known = self.dominated(sequence, len(waste), tops, left)
+        if known is not None:
+            self.drawn += 1
+            self.asked[key] = known
+            return known
+        known, proven, nodes = loose_answer(
+            waste,
+            pile,
+            fnd,
+            left,
+            self.loose,
+            max(self.budget - self.nodes, 0),
+            assignments,
+            self.loose_budget,
+        )
+        self.nodes += nodes
+        if proven and self.dominance:
+            answers = self.answers.setdefault(sequence, ([], []))
+            answers[0 if known else 1].append((len(waste), tops, left))
+        if self.dominance or self.projections:  # else each question is asked once anyway
+            self.asked[key] = known
+        return known
+
+    def dominated(self, sequence: bytes, turned: int, tops: int, left: int) -> bool | None:
+        """A loose question's answer that follows from a proven answer to another question of
+        the same pile (``sequence``: the waste bottom to top, then the kept stock top first),
+        or ``None``. Question A *reaches* B when B's pile has at least as many cards turned,
+        B's foundations are each at or ahead of A's, and A has at least as many redeals left:
+        from A, turning the extra cards and founding the cards in between from the free ones
+        gives B (A has a free copy of a card for each foundation that passes it in B but not
+        in A, more than B has, and B's are not fewer than none unless B is lost at once), and a
+        redeal left over is never needed. So a line clearing B clears A after those moves:
+        B cleared proves A clearable, A not clearable proves B not clearable."""
+        if not self.dominance:
+            return None
+        answers = self.answers.get(sequence)
+        if answers is None:
+            return None
+        for other, other_tops, other_left in answers[1]:
+            if other <= turned and other_left >= left and behind(other_tops, tops):
+                return False
+        for other, other_tops, other_left in answers[0]:
+            if turned <= other and left >= other_left and behind(tops, other_tops):
+                return True
+        return None
 
     # -- the search ------------------------------------------------------------------------
 
@@ -801,17 +928,35 @@ def decide_waiting(
     progress: Callable[[int], None] | None = None,
     every: int = PROGRESS_EVERY,
     last_first: bool = True,
+    dominance: bool = False,
+    projections: int = 0,
+    assignments: int = LOOSE_ASSIGNMENTS,
+    loose_budget: int = LOOSE_BUDGET,
 ) -> Verdict:
     """Decide the waiting game of ``position`` with ``suits`` kept (letters of ``SHDC``), at most
     ``node_budget`` positions. Its ``lost`` proves ``position`` lost; its ``won`` (with the
     kept cards' line, a turn for every card turned on the first pass) proves nothing of it.
     ``progress``, if given, is called with the positions so far every ``every`` positions;
-    ``last_first`` picks the order of the moves (:class:`WaitingSearch`)."""
+    ``last_first`` picks the order of the moves, ``dominance`` whether loose answers are also
+    drawn from other questions', ``projections`` the assignment nodes of each question of the
+    kept suits but one (0: none asked), ``assignments`` and ``loose_budget`` the budgets of a
+    loose question (:class:`WaitingSearch`)."""
     for suit in suits:
         if suit not in SUITS:
             raise ValueError(f"no suit {suit!r}; the suits are {' '.join(SUITS)}")
     kept = frozenset(SUITS.index(suit) for suit in suits)
-    return WaitingSearch(position, kept, max(node_budget, 0), progress, every, last_first).run()
+    return WaitingSearch(
+        position,
+        kept,
+        max(node_budget, 0),
+        progress,
+        every,
+        last_first,
+        loose_budget,
+        assignments,
+        dominance,
+        projections,
+    ).run()
 
 
 def lost_waiting(position: Position, node_budget: int, sizes: Iterable[int] = (1,)) -> WaitingProof:
