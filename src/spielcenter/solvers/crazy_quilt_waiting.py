@@ -421,11 +421,11 @@ class WaitingSearch:
         """Loose questions answered no by the question of fewer suits."""
         self.answers: dict[bytes, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]]
         self.answers = {}
+        """The proven loose answers for each pile: those that clear, then those that do not,
+        each as (cards turned, foundation tops, redeals left) (:meth:`dominated`)."""
         self.asked: dict[tuple[bytes, int], bool] = {}
         """Every loose question asked (its pile; cards turned, foundation tops and redeals left
         in one int) and its answer, a benefit of the doubt too (a yes never drops a node)."""
-        """The proven loose answers for each pile: those that clear, then those that do not,
-        each as (cards turned, foundation tops, redeals left) (:meth:`dominated`)."""
         self.loose = LooseGame()
         self.last_first = last_first
         self.loose_budget = loose_budget
