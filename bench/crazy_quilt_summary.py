@@ -78,7 +78,7 @@ LOST_WAITING: dict[str, dict[int, str]] = {
     "classic": {9: "DC", 348: "SC", 714: "HDC", 728: "D"},
     "round-the-corner": {9: "DC", 348: "SC", 714: "HDC", 728: "D"},
 }
-"""Per variant, the deals proven lost by the waiting game of one suit or two
+"""Per variant, the deals proven lost by the waiting game of one, two or three suits
 (:func:`spielcenter.solvers.crazy_quilt_waiting.decide_waiting`), with those suits: classic and
 round-the-corner deal 728's diamonds, lost at 4 275 positions each (8 161 with the exact loose
 game alone, 377 879 and 377 951 before it), and deal 9's diamonds and clubs, lost at the first
@@ -221,8 +221,8 @@ def _bars(axes: Any, rates: Rates, written: bool) -> None:
             markeredgewidth=2.5,
             color="#b02f2f",
             linestyle="none",
-            label="not proven lost (the rest are: by a suit alone, the waiting game of one or "
-            "two suits, or solve): the upper bound",
+            label="not proven lost (the rest are: by a suit alone, the waiting game of one to "
+            "three suits, or solve): the upper bound",
         )
 
 
