@@ -529,6 +529,9 @@ def test_every_die_and_every_colour_border_also_carries_a_symbol(open_page: Page
     roll(page)
     for colour, symbol in SYMBOLS.items():
         expect(page.locator(f".sq-die.c-{colour} .die-symbol")).to_have_text(symbol)
+    # Read the patches once they are drawn: a redraw after the roll may still be under way
+    # (the suite once read none on a loaded host while the dice were already shown).
+    expect(page.locator(".patch-box.border").first).to_be_attached()
     borders = page.eval_on_selector_all(
         ".patch-box.border",
         "boxes => boxes.map(b => [b.getAttribute('class'),"
