@@ -83,11 +83,11 @@ WAITING_SHARE: Final = 40
 """:func:`solve` keeps 1/40 of its budget for the waiting game
 (:mod:`spielcenter.solvers.crazy_quilt_waiting`), within the budget: the exhaustive searches
 after the beams leave it, and it is asked only when every step before left the position
-undecided. At the command line's 3 000 000 positions that is 75 000: classic deal 728's
-diamonds need 4 275 (lost), deal 9's diamonds and clubs 20 864 after the single suits, which
-the rounds reach from a share of 44 000 on (docs/winrates-crazy-quilt.md, *Exact loose games in
-the waiting search* and *Assignments first*). Until 2026-12-07 it was 1/6 on top of the
-budget, when the diamonds needed 377 879."""
+undecided. At the command line's 5 000 000 positions (``DEFAULT_BUDGETS``) that is 125 000:
+classic deal 728's diamonds need 4 275 (lost), deal 9's diamonds and clubs 20 864 after the
+single suits, which the rounds reach from a share of 44 000 on (docs/winrates-crazy-quilt.md,
+*Exact loose games in the waiting search* and *Assignments first*). Until 2026-12-07 it was
+1/6 on top of the budget, when the diamonds needed 377 879."""
 
 CLOCK_EVERY: Final = 4096
 """Positions of the waiting game between two looks at the clock (when a time budget is given)."""
