@@ -228,12 +228,16 @@ class Referee:
         )
 
     def replay(self, line: list[str]) -> Node:
-        node = self.start
+        return self.walk(line)[-1]
+
+    def walk(self, line: list[str]) -> list[Node]:
+        """The nodes ``line`` passes through, the start first; each move must be legal."""
+        nodes = [self.start]
         for text in line:
-            after = next((there for move, there in self.moves(node) if move == text), None)
+            after = next((there for move, there in self.moves(nodes[-1]) if move == text), None)
             assert after is not None, f"{text} is not legal in the {self.suits} waiting game"
-            node = after
-        return node
+            nodes.append(after)
+        return nodes
 
     def wins(self) -> bool:
         """Exhaustive: every legal move tried, positions remembered, nothing else."""
@@ -777,11 +781,7 @@ def test_the_loose_game_keeps_every_node_of_a_real_win() -> None:
         for suits in SUIT_SETS if index < 3 else SUITS:
             referee = Referee(game.start(deal), suits)
             loose = LooseGame()
-            node = referee.start
-            nodes = [node]
-            for text in mapped(game.start(deal), lines[deal], suits):
-                node = next(after for move, after in referee.moves(node) if move == text)
-                nodes.append(node)
+            nodes = referee.walk(mapped(game.start(deal), lines[deal], suits))
             for node in nodes:
                 assert loose.clears(*kept_part(referee, node)), (deal, suits, node)
                 assert loose_clears(*kept_part(referee, node), loose)[0], (deal, suits, node)
@@ -1070,11 +1070,7 @@ def test_the_lazy_referee_of_fewer_suits_keeps_every_node_of_a_real_win() -> Non
         for suits in ("SHD", "HDC"):
             referee = FewerLazyReferee(game.start(deal), suits)
             broken = CarelessLazyReferee(game.start(deal), suits)
-            node = referee.start
-            nodes = [node]
-            for text in mapped(game.start(deal), lines[deal], suits):
-                node = next(after for move, after in referee.moves(node) if move == text)
-                nodes.append(node)
+            nodes = referee.walk(mapped(game.start(deal), lines[deal], suits))
             for node in nodes:
                 assert referee.loose_clears(node), (deal, suits, node)
                 dropped += not broken.loose_clears(node)

@@ -94,6 +94,7 @@ __all__ = [
     "loose_clears",
     "lost_waiting",
     "lost_waiting_in_rounds",
+    "packed_tops",
 ]
 
 _SUIT_RANKS: Final = (1 << (KING + 1)) - (1 << ACE)
@@ -328,9 +329,18 @@ def loose_answer(
     return known, proven, nodes
 
 
+def packed_tops(fnd: Sequence[int]) -> int:
+    """The eight foundation tops of ``fnd`` in one number, 4 bits each, the up ones first (the
+    searches' keys and :func:`behind` read them so)."""
+    tops = 0
+    for top in fnd:
+        tops = tops << 4 | top
+    return tops
+
+
 def behind(tops: int, ahead: int) -> bool:
-    """Whether the foundations ``tops`` (eight tops, 4 bits each, the up ones first) are each
-    at or behind those of ``ahead``: every up top at or below, every down top at or above."""
+    """Whether the foundations ``tops`` (:func:`packed_tops`) are each at or behind those of
+    ``ahead``: every up top at or below, every down top at or above."""
     for slot in range(8):
         shift = 4 * (7 - slot)
         mine = tops >> shift & 15
@@ -569,9 +579,7 @@ class WaitingSearch:
         the assignment search and :attr:`loose_budget` positions of the loose game); with
         drawing or :attr:`projections`, every answer is remembered (a benefit of the doubt too:
         a yes drops no node), the proven ones also to draw others from."""
-        tops = 0
-        for top in fnd:
-            tops = tops << 4 | top
+        tops = packed_tops(fnd)
         sequence = waste + pile
         key = (sequence, (len(waste) << 40 | tops) << 2 | left)
         known = self.asked.get(key)
@@ -653,9 +661,7 @@ class WaitingSearch:
         """Whether the first node's loose game cannot be cleared (the search's first question;
         its positions count in :attr:`nodes`)."""
         _, _, waste, fnd, _, _ = self.start()
-        tops = 0
-        for top in fnd:
-            tops = tops << 4 | top
+        tops = packed_tops(fnd)
         stocked = self.stock_number(self.position.stock)
         wasted = self.waste_number(waste)
         return self.dead(stocked, waste, wasted, fnd, tops, self.position.redeals_left)
@@ -722,9 +728,7 @@ class WaitingSearch:
             return True
         # The released cards follow from the rest of the key: a card of another suit is
         # released once it is out of the quilt and out of the stock.
-        tops = 0
-        for top in fnd:
-            tops = tops << 4 | top
+        tops = packed_tops(fnd)
         stocked = self.stock_number(stock)
         wasted = self.waste_number(waste)
         unturned = (((gone << 32 | tops) << 32 | stocked) << 32 | wasted) << 3 | left << 1
@@ -1020,10 +1024,10 @@ def lost_waiting_in_rounds(
             return WaitingProof(suits, nodes)
     piled = position.stock + position.waste
 
-    def fewer_kept(pair: str) -> int:
+    def most_kept_first(pair: str) -> int:
         return -sum(1 for code in piled if SUITS[code >> 4] in pair)
 
-    for suits in sorted(("".join(pair) for pair in combinations(SUITS, 2)), key=fewer_kept):
+    for suits in sorted(("".join(pair) for pair in combinations(SUITS, 2)), key=most_kept_first):
         kept = frozenset(SUITS.index(suit) for suit in suits)
         first = WaitingSearch(position, kept, (budget - nodes) // 2)
         lost = first.dead_at_start()
