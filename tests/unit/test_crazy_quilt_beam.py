@@ -41,7 +41,6 @@ from spielcenter.solvers.crazy_quilt_beam import (
     THRIFTY_RESTARTS,
     WIDE_WIDTH,
     LastPass,
-    Steps,
     _Beam,
     _beams_in_turn,
     _best_of_each_foundation_state_first,
@@ -192,11 +191,8 @@ def test_the_widening_beams_try_each_progress_score_in_turn() -> None:
     # wins it, so the widening beams reach that win only by trying every score at a width.
     position = position_of(start_state(7, "classic"))
     checks: dict[bytes, bool] = {}
-    steps = Steps()  # the moves the schedule's beams share, as they share their checks
     first, second, third = (
-        beam_search(
-            position, width=16, node_budget=300_000, weights=weights, checks=checks, steps=steps
-        )
+        beam_search(position, width=16, node_budget=300_000, weights=weights, checks=checks)
         for weights in SCORES
     )
     assert first.result == second.result == "unknown" and third.result == "won"
@@ -218,7 +214,6 @@ def test_after_the_plain_and_diverse_beams_the_widening_beams_try_shaken_beams_i
     # which give each beam what is left of 1 000 000, would not run the same beams.
     position = position_of(start_state(61, "classic"))
     checks: dict[bytes, bool] = {}
-    steps = Steps()  # the moves the schedule's beams share, as they share their checks
     verdicts = []
     for weights, seed, diverse in PLANS:
         verdict = beam_search(
@@ -228,7 +223,6 @@ def test_after_the_plain_and_diverse_beams_the_widening_beams_try_shaken_beams_i
             weights=weights,
             seed=seed,
             checks=checks,
-            steps=steps,
             diverse=diverse,
         )
         verdicts.append(verdict)
@@ -261,21 +255,12 @@ def test_a_diverse_beam_wins_where_every_plain_beam_of_its_width_dies() -> None:
     # beams backed up, still shows it, but one of its plain beams now outspends 300 000.)
     position = position_of(start_state(11, "classic"))
     checks: dict[bytes, bool] = {}
-    steps = Steps()  # the moves the schedule's beams share, as they share their checks
     plain = [
-        beam_search(
-            position, width=16, node_budget=300_000, weights=weights, checks=checks, steps=steps
-        )
+        beam_search(position, width=16, node_budget=300_000, weights=weights, checks=checks)
         for weights in SCORES
     ]
     diverse = beam_search(
-        position,
-        width=16,
-        node_budget=300_000,
-        weights=SCORES[0],
-        checks=checks,
-        diverse=True,
-        steps=steps,
+        position, width=16, node_budget=300_000, weights=SCORES[0], checks=checks, diverse=True
     )
     assert [v.result for v in plain] == ["unknown"] * 3 and diverse.result == "won"
     assert PLANS[3] == (SCORES[0], 0, True)
@@ -445,7 +430,6 @@ def test_the_thrifty_beams_are_those_beams_with_checks_of_fewer_nodes_and_no_bac
     position = position_of(start_state(14, "classic"))
     thrifty = thrifty_beams(position, node_budget=200_000)
     checks: dict[bytes, bool] = {}
-    steps = Steps()  # the moves the schedule's beams share, as they share their checks
     beams: list[Verdict] = []
     for width, weights, seed, diverse in _thrifty():
         beams.append(
@@ -456,7 +440,6 @@ def test_the_thrifty_beams_are_those_beams_with_checks_of_fewer_nodes_and_no_bac
                 weights=weights,
                 seed=seed,
                 checks=checks,
-                steps=steps,
                 diverse=diverse,
                 check_budget=THRIFTY_CHECK_BUDGET,
                 backups=THRIFTY_BACKUPS,
@@ -1171,93 +1154,3 @@ def test_a_beam_whose_kept_positions_all_died_backs_up_and_goes_on_with_the_next
     assert BACKUPS > 0 and BACK_CARDS > 0 and backing.result == "won"
     game = get_game("crazy-quilt", "classic")
     assert game.status(game.replay(69, backing.moves)) is Status.WON
-
-
-# -- the moves shared between the beams of a run -------------------------------------------------
-
-
-def _layers(deal: int, eager: bool, cards: int) -> list[list[_Node]]:
-    """The layers a beam of width 16 (seed 3, diverse) turns at the first ``cards`` stock cards
-    of classic ``deal``: positions to gather a step from, as a beam meets them."""
-    position = position_of(start_state(deal, "classic"))
-    beam = _Beam(position, 16, 10**8, None, SHAKEN_SCORE, 3, None, True, eager=eager)
-    layer = [_start(position, [])]
-    layers = []
-    for _ in range(cards):
-        layers.append(layer)
-        found, _won = beam.spread(list(layer))
-        layer = [_turned(node) for node in beam.keep(found) if node.stock]
-    return layers
-
-
-def _step(node: _Node) -> tuple[object, ...]:
-    return (node.gone, node.free, node.stock, node.waste, node.fnd, node.left, tuple(node.line))
-
-
-@pytest.mark.parametrize(("deal", "eager"), [(12, False), (12, True), (113, False), (643, True)])
-def test_a_step_whose_moves_an_earlier_beam_found_holds_the_positions_a_fresh_step_holds(
-    deal: int, eager: bool
-) -> None:
-    # A position's moves (and the safe moves after each) depend on the position alone: a beam
-    # that takes them from the steps an earlier beam gathered holds the same positions, in the
-    # same order, with the same lines, as a beam that finds them afresh; it pays only for the
-    # positions whose moves it found itself.
-    position = position_of(start_state(deal, "classic"))
-    steps = Steps()
-    earlier = _Beam(position, 16, 10**8, None, eager=eager)
-    earlier.steps, earlier.room = steps.of(eager), steps.room
-    for layer in _layers(deal, eager, 12):
-        earlier.spread(list(layer))
-    reused = 0
-    for layer in _layers(deal, eager, 12):
-        fresh = _Beam(position, 16, 10**8, None, eager=eager)
-        shared = _Beam(position, 16, 10**8, None, eager=eager)
-        shared.steps, shared.room = steps.of(eager), steps.room
-        alone, _won = fresh.spread(list(layer))
-        taken, _won = shared.spread(list(layer))
-        assert [_step(node) for node in taken.values()] == [_step(n) for n in alone.values()]
-        assert shared.complete == fresh.complete
-        assert shared.nodes == fresh.nodes - shared.reused
-        reused += shared.reused
-    assert reused > 0
-
-
-@pytest.mark.parametrize(("deal", "beams"), [(3, "eager-restarts"), (632, "eager-restarts")])
-def test_beams_sharing_their_steps_answer_alike_and_spend_less(deal: int, beams: str) -> None:
-    # The beams of a run share the moves of the positions they gathered (Steps): each beam keeps
-    # the positions it would keep alone, so the run answers with the same line, for fewer
-    # positions than its beams each finding every position's moves afresh.
-    position = position_of(start_state(deal, "classic"))
-    plans = list(itertools.islice(_eager_restarts(), 16))
-    nodes_alone = 0
-    nodes_shared = 0
-    checks_alone: dict[bytes, bool] = {}
-    checks_shared: dict[bytes, bool] = {}
-    steps = Steps()
-    for (width, weights, seed, diverse), _grade, eager, _blind in plans:
-        kind = {"width": width, "weights": weights, "seed": seed, "diverse": diverse}
-        alone = beam_search(
-            position,
-            node_budget=10**7,
-            checks=checks_alone,
-            eager=eager,
-            check_budget=THRIFTY_CHECK_BUDGET,
-            backups=0,
-            **kind,  # type: ignore[arg-type]
-        )
-        shared = beam_search(
-            position,
-            node_budget=10**7,
-            checks=checks_shared,
-            eager=eager,
-            steps=steps,
-            check_budget=THRIFTY_CHECK_BUDGET,
-            backups=0,
-            **kind,  # type: ignore[arg-type]
-        )
-        assert (shared.result, shared.moves) == (alone.result, alone.moves)
-        nodes_alone += alone.nodes
-        nodes_shared += shared.nodes
-        if alone.result == "won":
-            break
-    assert nodes_shared < nodes_alone

@@ -47,7 +47,7 @@ from __future__ import annotations
 import itertools
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -93,12 +93,10 @@ __all__ = [
     "SHAKE",
     "SHAKEN_BEAMS",
     "SHAKEN_SCORE",
-    "STEP_ROOM",
     "THRIFTY_BACKUPS",
     "THRIFTY_CHECK_BUDGET",
     "THRIFTY_RESTARTS",
     "LastPass",
-    "Steps",
     "beam_search",
     "blind_restarts",
     "eager_beams",
@@ -273,11 +271,6 @@ _LEAST_SHARE: Final = 200
 SHARED_WIDTH: Final = 16
 """The widest beam whose kept positions each get their share of a step."""
 
-STEP_ROOM: Final = 400_000
-"""How many positions' moves one run of beams keeps for its later beams (:class:`Steps`):
-the first ones gathered, which are those the beams share most (every beam of a run starts from
-the same first cards)."""
-
 
 @dataclass(frozen=True)
 class LastPass:
@@ -329,32 +322,6 @@ def _shake_key(node: _Node) -> bytes:
     )
 
 
-_Child = tuple[i64, i64, bytes, Fnd, tuple[str, ...], bool]
-"""One position a step's position reaches by one move and the safe moves after it (and, in an
-eager beam, the independent cards founded): emptied cells, available cells, waste, foundations,
-those moves, and whether a card was founded eagerly (:meth:`_Beam.found_eagerly`)."""
-
-
-class Steps:
-    """The moves of the positions the beams of one run gathered, for the later beams of the
-    run: a position's moves (each with the safe moves after it) depend on the position alone,
-    so a later beam that gathers it again takes them from here, and the position costs it
-    nothing (the beam's positions, verdict and line are the same as without them).
-
-    Beams that found eagerly (:meth:`_Beam.found_eagerly`) and those that do not reach other
-    positions by the same move, so each kind has its own. At most ``room`` positions are kept
-    (:data:`STEP_ROOM` unless asked), the first ones gathered."""
-
-    def __init__(self, room: int = STEP_ROOM) -> None:
-        self.room = room
-        self.plain: dict[_Key, tuple[_Child, ...]] = {}
-        self.eager: dict[_Key, tuple[_Child, ...]] = {}
-
-    def of(self, eager: bool) -> dict[_Key, tuple[_Child, ...]]:
-        """The moves kept for beams that found eagerly (``eager``) or for those that do not."""
-        return self.eager if eager else self.plain
-
-
 class _Node:
     """A position in the beam with the line that reached it: the line of the node ``before``
     (none: the empty line), then ``moves``.
@@ -377,7 +344,7 @@ class _Node:
         waste: bytes,
         fnd: Fnd,
         left: int,
-        moves: Sequence[str],
+        moves: list[str],
         before: _Node | None = None,
     ) -> None:
         self.gone = gone
@@ -397,7 +364,7 @@ class _Node:
     @property
     def line(self) -> list[str]:
         """The moves from the deal's start (or the beam's) that reached the position."""
-        pieces: list[Sequence[str]] = []
+        pieces: list[list[str]] = []
         node: _Node | None = self
         while node is not None:
             pieces.append(node.moves)
@@ -475,13 +442,6 @@ class _Beam:
         """How many positions the step being gathered may hold before the next is dropped."""
         self.last_beams = 0
         """How many last passes this beam has handed to :meth:`last_pass_beam` so far."""
-        self.steps: dict[_Key, tuple[_Child, ...]] | None = None
-        """The moves of positions earlier beams of the run gathered (:class:`Steps`), and where
-        this beam adds its own; none: every position's moves are found afresh."""
-        self.room = 0
-        """How many positions :attr:`steps` may hold."""
-        self.reused = 0
-        """How many positions of the step being gathered took their moves from :attr:`steps`."""
         self.handed: list[LastPass] | None = None
         """Where every position handed to the last pass is recorded, when a caller asks."""
         self.complete = True
@@ -520,35 +480,11 @@ class _Beam:
     ) -> None:
         """:meth:`gather` from the position reached by ``before`` and then ``move`` (none when
         empty)."""
-        gone, free, waste, fnd, forced, _eagerly = self._child(gone, free, waste, fnd, move)
-        self._visit(gone, free, stock, waste, fnd, left, before, forced, found)
-
-    def _child(self, gone: i64, free: i64, waste: bytes, fnd: Fnd, move: str) -> _Child:
-        """The position after ``move`` (none when empty) and the safe moves after it (in an
-        eager beam, also the independent cards founded: the beam then claims no loss)."""
+        search = self.search
         forced: list[str] = [move] if move else []
-        gone, free, waste, fnd = self.search.force_signed(gone, free, waste, fnd, forced)
-        eagerly = False
+        gone, free, waste, fnd = search.force_signed(gone, free, waste, fnd, forced)
         if self.eager:
-            moves = len(forced)
             gone, free, waste, fnd = self.found_eagerly(gone, free, waste, fnd, forced)
-            eagerly = len(forced) > moves
-        return gone, free, waste, fnd, tuple(forced), eagerly
-
-    def _visit(
-        self,
-        gone: i64,
-        free: i64,
-        stock: bytes,
-        waste: bytes,
-        fnd: Fnd,
-        left: int,
-        before: _Node,
-        forced: tuple[str, ...],
-        found: dict[_Key, _Node],
-    ) -> None:
-        """Add the position (reached by ``before`` and then ``forced``) to ``found``, and every
-        position reachable from it without turning a card, unless it is there already."""
         key = (gone, _head(fnd, left), waste, stock)
         if key in found:
             return
@@ -559,34 +495,15 @@ class _Beam:
         found[key] = here
         if fnd == WON_FND:
             return
-        steps = self.steps
-        children = steps.get(key) if steps is not None else None
-        if children is None:
-            children = self._children(gone, free, waste, fnd)
-            if steps is not None and len(steps) < self.room:
-                steps[key] = children
-        else:
-            self.reused += 1
-        for child in children:
-            after, opened, left_waste, grown, moves, eagerly = child
-            if eagerly:
-                self.complete = False
-            self._visit(after, opened, stock, left_waste, grown, left, here, moves, found)
-
-    def _children(self, gone: i64, free: i64, waste: bytes, fnd: Fnd) -> tuple[_Child, ...]:
-        """The positions reached from the position by one move that turns no card, each with
-        the safe moves after it, in the order :meth:`gather` visits them."""
-        search = self.search
-        children: list[_Child] = []
         top = waste[-1] if waste else 0
         if top:
             suit, rank = top >> 4, top & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                children.append(self._child(gone, free, waste[:-1], grown, "wu"))
+                self._gather(gone, free, stock, waste[:-1], grown, left, here, "wu", found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                children.append(self._child(gone, free, waste[:-1], grown, "wd"))
+                self._gather(gone, free, stock, waste[:-1], grown, left, here, "wd", found)
         # Only the cells whose cards have a move are visited, in the cells' order.
         touching: i64 = search.signed_touching_of[top] if top else 0
         rest = free & (touching | search.signed_following(fnd))
@@ -602,16 +519,13 @@ class _Beam:
             suit, rank = code >> 4, code & RANK
             if fnd[suit] == rank - 1:
                 grown = founded(fnd, suit, rank)
-                children.append(self._child(after, opened, waste, grown, UP_MOVE[cell]))
+                self._gather(after, opened, stock, waste, grown, left, here, UP_MOVE[cell], found)
             if fnd[4 + suit] == rank + 1:
                 grown = founded(fnd, 4 + suit, rank)
-                children.append(self._child(after, opened, waste, grown, DOWN_MOVE[cell]))
+                self._gather(after, opened, stock, waste, grown, left, here, DOWN_MOVE[cell], found)
             if low & touching:
                 built = waste + bytes((code,))
-                children.append(self._child(after, opened, built, fnd, WASTE_MOVE[cell]))
-        # A tuple of tuples of numbers, bytes and strings: the garbage collector stops
-        # tracking it, so a run's kept moves (:class:`Steps`) cost no collection time.
-        return tuple(children)
+                self._gather(after, opened, stock, built, fnd, left, here, WASTE_MOVE[cell], found)
 
     def found_eagerly(
         self, gone: i64, free: i64, waste: bytes, fnd: Fnd, path: list[str]
@@ -792,13 +706,11 @@ class _Beam:
         shared = (width or self.width) <= SHARED_WIDTH
         share = max(_GATHER_CAP // len(layer), _LEAST_SHARE)
         self.limit = _GATHER_CAP
-        self.reused = 0
         for node in layer:
             if shared:
                 self.limit = len(found) + share
             self.gather(node, found)
-        # A position whose moves an earlier beam found (:class:`Steps`) costs nothing.
-        self._spend(len(found) - self.reused)
+        self._spend(len(found))
         for node in found.values():
             if node.fnd == WON_FND:
                 return found, node.line
@@ -840,7 +752,7 @@ class _Beam:
                         b"",
                         node.fnd,
                         node.left - 1,
-                        ("r",),
+                        ["r"],
                         node,
                     )
                     if redealt.left > 0:
@@ -882,7 +794,7 @@ def _turned(node: _Node) -> _Node:
         node.waste + node.stock[:1],
         node.fnd,
         node.left,
-        ("s",),
+        ["s"],
         node,
     )
 
@@ -918,7 +830,6 @@ def beam_search(
     grade: int = 0,
     eager: bool = False,
     blind: int = 0,
-    steps: Steps | None = None,
 ) -> Verdict:
     """Look for a win from ``position`` by the beam (see the module's docstring), ranking
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
@@ -948,10 +859,6 @@ def beam_search(
     :func:`eager_twins`); a beam that founded one so claims no loss. ``blind``: a shaken beam
     ranks the positions of its first pass's first ``blind`` stock cards by its shake alone
     (:data:`BLIND_CARDS`, :func:`blind_restarts`; 0: by its score, shaken, throughout).
-    ``steps``: the moves of the positions earlier beams over the same position gathered
-    (:class:`Steps`), to share as ``checks`` are shared: a position whose moves are there costs
-    nothing, and the beam adds the moves it finds (its verdict and line are the same with or
-    without them; only its positions count fewer).
     """
     if position.redeals_left == 0:
         return Verdict("unknown", [], 0)
@@ -972,27 +879,18 @@ def beam_search(
         max(blind, 0),
     )
     beam.handed = handed
-    if steps is not None:
-        beam.steps = steps.of(eager)
-        beam.room = steps.room
-    start = _start(position, ())
+    start = _start(position, [])
     return _verdict(beam, lambda: beam.run(start))
 
 
-def _start(position: Position, line: Iterable[str]) -> _Node:
+def _start(position: Position, line: list[str]) -> _Node:
     """A beam's first node: ``position``, its available cards (ghosts gone), reached by
     ``line``."""
     gone, free = vanish(position.gone, available(position.gone), position.ghosts)
     fnd = position.up + position.down
     left = position.redeals_left
     return _Node(
-        signed_cells(gone),
-        signed_cells(free),
-        position.stock,
-        position.waste,
-        fnd,
-        left,
-        tuple(line),
+        signed_cells(gone), signed_cells(free), position.stock, position.waste, fnd, left, line
     )
 
 
@@ -1030,7 +928,7 @@ def last_pass_beam(
     if position.redeals_left != 0 or position.waste:
         raise ValueError("a last pass starts with no redeal left and an empty waste")
     beam = _Beam(position, width, max(node_budget, 0), None, weights, seed, None, diverse)
-    start = _start(position, last.line)
+    start = _start(position, list(last.line))
     return _verdict(beam, lambda: beam.last_pass_beam(start, width))
 
 
@@ -1118,7 +1016,6 @@ def _kinds_in_turn(
     """The one loop of every schedule: :func:`_beams_in_turn` with each beam's grade (see
     :data:`GRADE`) and whether it founds eagerly (:meth:`_Beam.found_eagerly`)."""
     checks: dict[bytes, bool] = {}
-    steps = Steps()
     nodes = 0
     for (width, weights, seed, diverse), grade, eager, blind in plans:
         if nodes >= node_budget:
@@ -1137,7 +1034,6 @@ def _kinds_in_turn(
             backups=backups,
             eager=eager,
             blind=blind,
-            steps=steps,
         )
         nodes += verdict.nodes
         if verdict.result != "unknown" or position.redeals_left == 0:
