@@ -86,6 +86,9 @@ class _Followers:
         self.signed_safe = signed_safe
         self.following = unsigned_cells(signed_following)
         self.safe = unsigned_cells(signed_safe)
+        self.fnd_bytes = b""
+        """The foundations' bytes in the exact search's keys, made when it first asks
+        (:meth:`Search.fnd_bytes`; the beams never do)."""
 
 
 @dataclass
@@ -136,6 +139,8 @@ class Search:
     last_signed_following: i64 = 0
     last_signed_safe: i64 = 0
     """The same two as :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells` masks."""
+    last_known: _Followers = field(default_factory=lambda: _Followers(0, 0))
+    """The answers of :attr:`last_fnd` (their :attr:`_Followers.fnd_bytes` for :meth:`search`)."""
     signed_touching_of: list[i64] = field(default_factory=list)
     """:attr:`touching_of` as signed masks."""
     follow_known: dict[Fnd, _Followers] = field(default_factory=dict)
@@ -207,6 +212,7 @@ class Search:
         self.last_signed_safe = known.signed_safe
         self.last_following = known.following
         self.last_safe = known.safe
+        self.last_known = known
 
     def _followers(self, fnd: Fnd) -> _Followers:
         """:meth:`_follow`'s answers made from :attr:`signed_cells_of` as native 64-bit
@@ -239,6 +245,16 @@ class Search:
         if fnd is not self.last_fnd:
             self._follow(fnd)
         return self.last_signed_safe
+
+    def fnd_bytes(self, fnd: Fnd) -> bytes:
+        """``bytes(fnd)``, remembered with :meth:`following` (``bytes`` of a tuple goes through
+        the interpreter: a search asked it twice at every position)."""
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        known = self.last_known
+        if not known.fnd_bytes:
+            known.fnd_bytes = bytes(fnd)
+        return known.fnd_bytes
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
         """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
@@ -341,8 +357,8 @@ class Search:
         one, two = self._quilt_masks(gone)
         key = b"".join(
             (
-                bytes(fnd),
-                bytes((left, len(waste))),
+                self.fnd_bytes(fnd),
+                _step_bytes(left, False, len(waste)),
                 one.to_bytes(8, "little"),
                 two.to_bytes(8, "little"),
                 waste,
@@ -467,8 +483,8 @@ class Search:
         key = b"".join(
             (
                 emptied.to_bytes(8, "little", signed=True),  # the unsigned mask's bytes
-                bytes(fnd),
-                bytes((left, turned, len(stock))),
+                self.fnd_bytes(fnd),
+                _step_bytes(left, turned, len(stock)),
                 stock,
                 waste,
             )
@@ -663,11 +679,28 @@ class Search:
             if left == 0 and buried(top, waste + stock[: k - 1], fnd):
                 return False  # turning on leaves the card stuck above what it needs
             if self._usable(top, free, fnd) or (k == len(stock) and left > 0):
-                path.extend("s" * k)
+                for _ in range(k):  # (extending by "s" * k went through the interpreter)
+                    path.append("s")
                 if self.search(gone, free, stock[k:], waste + stock[:k], fnd, left, True, path):
                     return True
                 del path[-k:]
         return False
+
+
+_STEP_BYTES: Final = tuple(
+    bytes((left, turned, size)) for size in range(256) for turned in (0, 1) for left in range(4)
+)
+"""``bytes((left, turned, size))`` made once, for :func:`_step_bytes`."""
+
+
+def _step_bytes(left: int, turned: bool, size: int) -> bytes:
+    """``bytes((left, turned, size))``: redeals left, turned, and the stock's size in the keys
+    of :meth:`Search.search` (the waste's in :meth:`Search._relaxed`'s), from
+    :data:`_STEP_BYTES` when it holds them (``bytes`` of a tuple goes through the
+    interpreter)."""
+    if 0 <= left < 4 and 0 <= size < 256:
+        return _STEP_BYTES[(size * 2 + turned) * 4 + left]
+    return bytes((left, turned, size))
 
 
 def _twin_home(code: int, fnd: Fnd) -> int:
