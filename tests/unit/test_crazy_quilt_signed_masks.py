@@ -7,7 +7,19 @@ from __future__ import annotations
 
 import random
 
-from spielcenter.games.crazy_quilt import CELLS, apply_move, legal_moves
+import pytest
+
+from spielcenter.games import Status, get_game
+from spielcenter.games.cards import ACE, KING, Card
+from spielcenter.games.crazy_quilt import (
+    CELLS,
+    SIZE,
+    VARIANTS,
+    QuiltState,
+    apply_move,
+    legal_moves,
+)
+from spielcenter.solvers.codes import RANK
 from spielcenter.solvers.crazy_quilt import start_state
 from spielcenter.solvers.crazy_quilt_last_pass import quilt_masks
 from spielcenter.solvers.crazy_quilt_position import (
@@ -17,11 +29,14 @@ from spielcenter.solvers.crazy_quilt_position import (
     low_cell,
     position_of,
     signed_cells,
+    touches,
     unsigned_cells,
     vanish,
     vanish_signed,
 )
-from spielcenter.solvers.crazy_quilt_search import Search
+from spielcenter.solvers.crazy_quilt_search import Search, decide
+
+from .test_crazy_quilt_solver import brute_force_wins, open_ends, replay_from
 
 LAST = 1 << (CELLS - 1)
 """Cell 63, the cell whose bit is the sign of a signed mask."""
@@ -111,9 +126,9 @@ def test_the_beams_safe_moves_on_signed_masks_are_the_exact_searchs() -> None:
 
 
 def test_the_searchs_quilt_masks_are_those_of_the_cards_left_in_the_quilt() -> None:
-    # Search._quilt_masks reads the cells in two native halves for speed; it must give what
-    # crazy_quilt_last_pass.quilt_masks gives for the codes of the cells not gone (the relaxed
-    # check's answers depend on it), whatever cells are gone, 62 and 63 among them.
+    # Search._quilt_masks reads the cells from a signed mask as native integers for speed; it
+    # must give what crazy_quilt_last_pass.quilt_masks gives for the codes of the cells not gone
+    # (the relaxed check's answers depend on it), whatever cells are gone, 62 and 63 among them.
     for variant, deal in (("classic", 3), ("round-the-corner", 14)):
         position = position_of(start_state(deal, variant))
         search = Search(position.cards, position.round_the_corner, 10**6)
@@ -121,4 +136,134 @@ def test_the_searchs_quilt_masks_are_those_of_the_cards_left_in_the_quilt() -> N
             left = bytes(
                 code for cell, code in enumerate(position.cards) if code and not gone >> cell & 1
             )
-            assert search._quilt_masks(gone) == quilt_masks(left)
+            assert search._quilt_masks(signed_cells(gone)) == quilt_masks(left)
+
+
+# -- the exact search on signed masks -----------------------------------------------------
+
+CORNER = tuple(row * SIZE + column for row in (5, 6, 7) for column in (5, 6, 7))
+"""The quilt's last 3 × 3 patch, cells 45–47, 53–55 and 61–63: 62 and 63 are the cells whose bits
+are a signed mask's two highest (63 its sign), so every mask of a position here holds them."""
+
+
+def corner_end_position(seed: int) -> QuiltState:
+    """A small end position whose quilt cards lie in :data:`CORNER`, cells 62 and 63 always
+    among them: as ``constructed_end_position`` of the solver's tests, only the patch fixed
+    (there it is one patch in 36)."""
+    rng = random.Random(seed)
+    variant = rng.choice(VARIANTS)
+    redeals = 2 if "second-redeal" in variant else 1
+    loose, up, down = open_ends(rng, rng.randint(5, 10))
+    in_quilt = rng.randint(2, min(len(loose), len(CORNER)))
+    in_stock = rng.randint(0, len(loose) - in_quilt)
+    chosen = [CELLS - 1, CELLS - 2, *rng.sample(CORNER[:-2], in_quilt - 2)]
+    cells: list[Card | None] = [None] * CELLS
+    for cell, card in zip(chosen, loose[:in_quilt], strict=True):
+        cells[cell] = card
+    return QuiltState(
+        deal=seed + 1,
+        redeals=redeals,
+        round_the_corner="round-the-corner" in variant,
+        quilt=tuple(cells),
+        stock=tuple(loose[in_quilt : in_quilt + in_stock]),
+        waste=tuple(loose[in_quilt + in_stock :]),
+        up=(up[0], up[1], up[2], up[3]),
+        down=(down[0], down[1], down[2], down[3]),
+        redeals_left=rng.randint(0, redeals),
+    )
+
+
+def test_corner_positions_are_true_crazy_quilt_positions_with_cards_in_cells_62_and_63() -> None:
+    for seed in range(40):
+        state = corner_end_position(seed)
+        game = get_game("crazy-quilt", state.variant)
+        assert game.decode(game.encode(state)) == state
+        assert state.quilt[CELLS - 1] is not None and state.quilt[CELLS - 2] is not None
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_the_exact_search_on_signed_masks_agrees_with_brute_force_in_the_quilts_last_cells(
+    batch: int,
+) -> None:
+    # The exact search (Search.search, _children, turns, _usable, the relaxed checks and its
+    # keys) keeps the quilt's masks signed, cell 63 the sign bit. A cell read short there (a
+    # card in cell 62 or 63 never available, founded or built on; a key that forgets whether
+    # cell 63 is empty; the last pass's relaxed check missing its card) turns won positions
+    # lost or lost ones won: every verdict must be the brute force's over the engine's own
+    # moves, with and without the check across the redeal, every won line must replay, and a
+    # search resumed from an interrupted one's positions (their keys) must agree too.
+    verdicts = set()
+    for seed in range(batch * 40, batch * 40 + 40):
+        state = corner_end_position(seed)
+        position = position_of(state)
+        truth = "won" if brute_force_wins(state) else "lost"
+        game = get_game("crazy-quilt", state.variant)
+        for across_redeal in (False, True):
+            verdict, _ = decide(position, 10**6, None, across_redeal, set())
+            assert verdict.result == truth, (seed, across_redeal)
+            if truth == "won":
+                assert game.status(replay_from(state, verdict.moves)) is Status.WON, seed
+        first, lost = decide(position, 5, None, False, set())
+        if first.result == "unknown":
+            assert decide(position, 10**6, None, True, lost)[0].result == truth, seed
+        verdicts.add(truth)
+    assert verdicts == {"won", "lost"}
+
+
+def spades_in_the_corner(stock: str, waste: str) -> QuiltState:
+    """The last pass of a classic game where only spades are left: up at 10, down at 4 (so
+    JS QS KS go up, 3S 2S AS down); 2S, JS, QS in cells 61, 62, 63. JS, the up foundation's next
+    card, waits behind 2S and QS (cell 62's short ends face 61 and 63), neither of which a
+    foundation takes before JS or 3S; ``stock`` and ``waste`` (bottom to top) hold the rest."""
+    quilt: list[Card | None] = [None] * CELLS
+    quilt[61], quilt[62], quilt[63] = Card.parse("2S"), Card.parse("JS"), Card.parse("QS")
+    return QuiltState(
+        deal=1,
+        redeals=1,
+        round_the_corner=False,
+        quilt=tuple(quilt),
+        stock=tuple(Card.parse(text) for text in stock.split()),
+        waste=tuple(Card.parse(text) for text in waste.split()),
+        up=(10, KING, KING, KING),
+        down=(4, ACE, ACE, ACE),
+        redeals_left=0,
+    )
+
+
+def test_a_game_won_only_by_building_cell_63s_card_onto_the_waste_is_won_by_the_exact_search() -> (
+    None
+):
+    # QS (cell 63) built onto KS, the waste's top, frees JS; building 2S onto AS instead, once
+    # turned, buries KS; neither QS nor 2S goes to a foundation before JS or 3S (under KS).
+    state = spades_in_the_corner("AS", "3S KS")
+    game = get_game("crazy-quilt", state.variant)
+    assert game.decode(game.encode(state)) == state
+    assert brute_force_wins(state)
+    for across_redeal in (False, True):
+        verdict, _ = decide(position_of(state), 10**6, None, across_redeal, set())
+        assert verdict.result == "won"
+        assert game.status(replay_from(state, verdict.moves)) is Status.WON
+        assert "h8w" in verdict.moves  # the name of cell 63's build onto the waste
+
+
+def test_a_waste_top_is_usable_when_a_foundation_takes_it_or_an_available_card_touches_it() -> None:
+    # Search.turns stops at a turned card only when it can be used at once (Search._usable, on
+    # a signed mask of the available cells): a foundation takes it, or an available quilt card
+    # of its suit one rank away (king and ace too, round the corner) can be built onto it.
+    rng = random.Random(13)
+    for variant, deal in (("classic", 7), ("round-the-corner", 21)):
+        position = position_of(start_state(deal, variant))
+        search = Search(position.cards, position.round_the_corner, 10**6)
+        for free in masks(rng, 40):
+            fnd = tuple(rng.randint(ACE - 1, KING) for _ in range(4)) + tuple(
+                rng.randint(ACE, KING + 1) for _ in range(4)
+            )
+            for top in set(position.cards) - {0}:
+                suit, rank = top >> 4, top & RANK
+                founded = fnd[suit] == rank - 1 or fnd[4 + suit] == rank + 1
+                built_on = any(
+                    free >> cell & 1 and touches(code, top, position.round_the_corner)
+                    for cell, code in enumerate(position.cards)
+                    if code
+                )
+                assert search._usable(top, signed_cells(free), fnd) == (founded or built_on)

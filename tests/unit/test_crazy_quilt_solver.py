@@ -31,7 +31,7 @@ from spielcenter.solvers.crazy_quilt_honest import (
     visible_state,
 )
 from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible
-from spielcenter.solvers.crazy_quilt_position import position_of
+from spielcenter.solvers.crazy_quilt_position import position_of, signed_cells
 from spielcenter.solvers.crazy_quilt_relaxed import clearable
 from spielcenter.solvers.crazy_quilt_search import Search, decide
 from tests.unit.crazy_quilt_runs import beams_on
@@ -338,7 +338,9 @@ def test_the_last_pass_check_asked_again_answers_and_counts_as_the_relaxed_game_
                 quilt = bytes(c for cell, c in enumerate(cells) if c and not gone >> cell & 1)
                 fresh = relaxed_possible(bytes(waste), bytes(stock), quilt, tops, left)
                 before = search.nodes
-                possible = search._relaxed(gone, bytes(stock), bytes(waste), tops, left)
+                possible = search._relaxed(
+                    signed_cells(gone), bytes(stock), bytes(waste), tops, left
+                )
                 assert (possible, search.nodes - before) == fresh
                 answers.add(possible)
     assert answers == {True, False}

@@ -650,8 +650,7 @@ class _Beam:
         final.budget = final.nodes + min(FINAL_BUDGET, self.budget - self.nodes)
         line = node.line
         try:
-            gone, free = unsigned_cells(node.gone), unsigned_cells(node.free)
-            won = final.search(gone, free, node.stock, b"", node.fnd, 0, False, line)
+            won = final.search(node.gone, node.free, node.stock, b"", node.fnd, 0, False, line)
         except OutOfBudget:
             if self.nodes >= self.budget:
                 raise

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from spielcenter.games.cards import ACE, KING
+from spielcenter.games.crazy_quilt import CELLS
 from spielcenter.solvers.codes import CODES, RANK, code_bit
 from spielcenter.solvers.crazy_quilt_last_pass import buried, relaxed_possible_of
 from spielcenter.solvers.crazy_quilt_position import (
@@ -59,9 +60,6 @@ if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) s
 
 __all__ = ["ASSIGNMENT_WEIGHT", "DEFAULT_NODE_BUDGET", "Search", "decide", "solve_position"]
 
-_HALF: Final = (1 << 32) - 1
-"""Thirty-two cells of the quilt's mask (:meth:`Search._quilt_masks` reads it in halves)."""
-
 DEFAULT_NODE_BUDGET: Final = 500_000
 """Positions searched before :func:`~spielcenter.solvers.crazy_quilt.solve` answers ``unknown``
 (about 15–30 s on a laptop core)."""
@@ -88,6 +86,9 @@ class _Followers:
         self.signed_safe = signed_safe
         self.following = unsigned_cells(signed_following)
         self.safe = unsigned_cells(signed_safe)
+        self.fnd_bytes = b""
+        """The foundations' bytes in the exact search's keys, made when it first asks
+        (:meth:`Search.fnd_bytes`; the beams never do)."""
 
 
 @dataclass
@@ -138,6 +139,8 @@ class Search:
     last_signed_following: i64 = 0
     last_signed_safe: i64 = 0
     """The same two as :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells` masks."""
+    last_known: _Followers = field(default_factory=lambda: _Followers(0, 0))
+    """The answers of :attr:`last_fnd` (their :attr:`_Followers.fnd_bytes` for :meth:`search`)."""
     signed_touching_of: list[i64] = field(default_factory=list)
     """:attr:`touching_of` as signed masks."""
     follow_known: dict[Fnd, _Followers] = field(default_factory=dict)
@@ -209,6 +212,7 @@ class Search:
         self.last_signed_safe = known.signed_safe
         self.last_following = known.following
         self.last_safe = known.safe
+        self.last_known = known
 
     def _followers(self, fnd: Fnd) -> _Followers:
         """:meth:`_follow`'s answers made from :attr:`signed_cells_of` as native 64-bit
@@ -241,6 +245,16 @@ class Search:
         if fnd is not self.last_fnd:
             self._follow(fnd)
         return self.last_signed_safe
+
+    def fnd_bytes(self, fnd: Fnd) -> bytes:
+        """``bytes(fnd)``, remembered with :meth:`following` (``bytes`` of a tuple goes through
+        the interpreter: a search asked it twice at every position)."""
+        if fnd is not self.last_fnd:
+            self._follow(fnd)
+        known = self.last_known
+        if not known.fnd_bytes:
+            known.fnd_bytes = bytes(fnd)
+        return known.fnd_bytes
 
     def _safe_slot(self, code: int, fnd: Fnd, gone: int) -> int:
         """The foundation slot (0–7) ``code`` may go to safely, or -1 (engine's auto-move rule).
@@ -332,7 +346,7 @@ class Search:
                     break
         return gone, free, waste, fnd
 
-    def _relaxed(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
+    def _relaxed(self, gone: i64, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
         """The relaxed check (:func:`~spielcenter.solvers.crazy_quilt_last_pass
         .relaxed_possible`); its positions count as searched.
 
@@ -343,8 +357,8 @@ class Search:
         one, two = self._quilt_masks(gone)
         key = b"".join(
             (
-                bytes(fnd),
-                bytes((left, len(waste))),
+                self.fnd_bytes(fnd),
+                _step_bytes(left, False, len(waste)),
                 one.to_bytes(8, "little"),
                 two.to_bytes(8, "little"),
                 waste,
@@ -394,37 +408,33 @@ class Search:
             self.across_left[key] = grade
         return grade
 
-    def _quilt_masks(self, gone: int) -> tuple[int, int]:
+    def _quilt_masks(self, gone: i64) -> tuple[int, int]:
         """:func:`~spielcenter.solvers.crazy_quilt_last_pass.quilt_masks` of the cards left in
-        the quilt: ``one``, the card codes (a bit each) with a copy in a cell not ``gone``, and
-        ``two``, those with both copies there.
-
-        Read from the cells in two halves of 32 as native 64-bit integers: ``gone`` is a Python
-        long once cell 62 or 63 is empty, and shifting it for each of the 64 cells made a new
-        long each time (the last pass's relaxed check asked this at every turn step)."""
+        the quilt: ``one``, the card codes (a bit each) with a copy in a cell not ``gone`` (a
+        :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells` mask), and ``two``, those
+        with both copies there. The last pass's relaxed check asks this at every turn step."""
         cards = self.cards
         one: i64 = 0
         two: i64 = 0
-        for offset in (0, 32):
-            emptied: i64 = gone >> offset & _HALF  # a Python int's operations, then native
-            index: i64
-            for index in range(32):
-                if emptied >> index & 1:
-                    continue
-                code: i64 = cards[offset + index]
-                if code:
-                    card: i64 = code_bit(code)
-                    if one & card:
-                        two |= card
-                    one |= card
+        cell: i64
+        for cell in range(CELLS):
+            if gone >> cell & 1:  # cell 63 too: the sign bit, shifted in again
+                continue
+            code: i64 = cards[cell]
+            if code:
+                card: i64 = code_bit(code)
+                if one & card:
+                    two |= card
+                one |= card
         return one, two
 
-    def _usable(self, top: int, free: int, fnd: Fnd) -> bool:
-        """Whether the waste top ``top`` can be used at once: founded, or built on."""
+    def _usable(self, top: int, free: i64, fnd: Fnd) -> bool:
+        """Whether the waste top ``top`` can be used at once: founded, or built on (``free`` a
+        signed mask)."""
         suit, rank = top >> 4, top & RANK
         if fnd[suit] == rank - 1 or fnd[4 + suit] == rank + 1:
             return True
-        return bool(free & self.touching(top))
+        return free & self.signed_touching_of[top] != 0
 
     # -- the depth-first search ----------------------------------------------------------------
 
@@ -446,8 +456,8 @@ class Search:
 
     def search(
         self,
-        gone: int,
-        free: int,
+        gone: i64,
+        free: i64,
         stock: bytes,
         waste: bytes,
         fnd: Fnd,
@@ -457,21 +467,24 @@ class Search:
     ) -> bool:
         """Whether the node can be won; on success ``path`` ends with the winning line.
 
-        ``turned``: the last step turned stock cards, so quilt-to-foundation moves (which could
-        have been made before turning) are not tried.
+        ``gone`` and ``free`` are :func:`~spielcenter.solvers.crazy_quilt_position.signed_cells`
+        masks (native 64-bit integers compiled, whatever cells they hold). ``turned``: the last
+        step turned stock cards, so quilt-to-foundation moves (which could have been made before
+        turning) are not tried.
         """
         mark = len(path)
-        forced = self.force(gone, free, waste, fnd, path)
+        forced = self.force_signed(gone, free, waste, fnd, path)
         if len(path) > mark:
             gone, free, waste, fnd = forced
             turned = False
         if fnd == WON_FND:
             return True
+        emptied: int = gone
         key = b"".join(
             (
-                gone.to_bytes(8, "little"),
-                bytes(fnd),
-                bytes((left, turned, len(stock))),
+                emptied.to_bytes(8, "little", signed=True),  # the unsigned mask's bytes
+                self.fnd_bytes(fnd),
+                _step_bytes(left, turned, len(stock)),
                 stock,
                 waste,
             )
@@ -493,7 +506,7 @@ class Search:
         return self._fail(path, mark)
 
     def _dead(
-        self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int, turned: bool
+        self, gone: i64, stock: bytes, waste: bytes, fnd: Fnd, left: int, turned: bool
     ) -> bool:
         """Whether a relaxed game proves the position lost: the last pass's (at its start and
         after each turn step), or the one across the last redeal (with one redeal left)."""
@@ -503,7 +516,7 @@ class Search:
             return True
         return self.split_budget > 0 and self.suit_alone_lost(gone, stock, waste, fnd, left)
 
-    def suit_alone_lost(self, gone: int, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
+    def suit_alone_lost(self, gone: i64, stock: bytes, waste: bytes, fnd: Fnd, left: int) -> bool:
         """Whether one unfinished suit of the position, alone, is proven lost.
 
         The suit alone is the position's smaller game (:func:`spielcenter.solvers.crazy_quilt_suits
@@ -516,15 +529,16 @@ class Search:
         open_suits = [s for s in range(4) if fnd[s] != KING or fnd[4 + s] != ACE]
         if len(open_suits) < 2:
             return False
+        emptied = unsigned_cells(gone)
         for suit in open_suits:
             ghosts = self.ghosts
             cards = bytearray(self.cards)
             for cell, code in enumerate(self.cards):
                 if code and code >> 4 != suit:
                     cards[cell] = 0
-                    if not gone >> cell & 1:
+                    if not emptied >> cell & 1:
                         ghosts |= bit(cell)
-            after, _ = vanish(gone, available(gone), ghosts)
+            after, _ = vanish(emptied, available(emptied), ghosts)
             own_stock = bytes(code for code in stock if code >> 4 == suit)
             own_waste = bytes(code for code in waste if code >> 4 == suit)
             key = b"".join(
@@ -565,8 +579,8 @@ class Search:
 
     def _children(
         self,
-        gone: int,
-        free: int,
+        gone: i64,
+        free: i64,
         stock: bytes,
         waste: bytes,
         fnd: Fnd,
@@ -589,24 +603,20 @@ class Search:
                     path.pop()
         # Available quilt cards to a foundation, then onto the waste (only the cells whose
         # cards can make such a move are visited, in the cells' order).
-        builds: list[int] = []
-        touching = self.touching(top) if top else 0
-        following = 0 if turned else self.following(fnd)
-        rest = free & (touching | following)
+        touching: i64 = self.signed_touching_of[top] if top else 0
+        following: i64 = 0 if turned else self.signed_following(fnd)
+        builds = free & touching
+        rest = free & following
         while rest:
-            low = rest & -rest
+            low = low_cell(rest)
             rest ^= low
-            cell = low.bit_length() - 1
-            if low & touching:
-                builds.append(cell)
-            if not low & following:
-                continue
+            cell = cell_of(low)
             code = cards[cell]
             suit, rank = code >> 4, code & RANK
             after = gone | low
-            opened = (free | FREES[cell]) & ~after
-            if opened & self.ghosts:
-                after, opened = vanish(after, opened, self.ghosts)
+            opened = (free | SIGNED_FREES[cell]) & ~after
+            if opened & self.signed_ghosts:
+                after, opened = vanish_signed(after, opened, self.signed_ghosts)
             if fnd[suit] == rank - 1:
                 path.append(UP_MOVE[cell])
                 if self.search(
@@ -621,15 +631,17 @@ class Search:
                 ):
                     return True
                 path.pop()
-        for cell in builds:
+        while builds:
+            low = low_cell(builds)
+            builds ^= low
+            cell = cell_of(low)
             if left == 0 and buried(cards[cell], waste, fnd):
                 continue
-            low = bit(cell)
             after = gone | low
             path.append(WASTE_MOVE[cell])
-            opened = (free | FREES[cell]) & ~after
-            if opened & self.ghosts:
-                after, opened = vanish(after, opened, self.ghosts)
+            opened = (free | SIGNED_FREES[cell]) & ~after
+            if opened & self.signed_ghosts:
+                after, opened = vanish_signed(after, opened, self.signed_ghosts)
             if self.search(
                 after, opened, stock, waste + cards[cell : cell + 1], fnd, left, False, path
             ):
@@ -647,8 +659,8 @@ class Search:
 
     def turns(
         self,
-        gone: int,
-        free: int,
+        gone: i64,
+        free: i64,
         stock: bytes,
         waste: bytes,
         fnd: Fnd,
@@ -667,11 +679,28 @@ class Search:
             if left == 0 and buried(top, waste + stock[: k - 1], fnd):
                 return False  # turning on leaves the card stuck above what it needs
             if self._usable(top, free, fnd) or (k == len(stock) and left > 0):
-                path.extend("s" * k)
+                for _ in range(k):  # (extending by "s" * k went through the interpreter)
+                    path.append("s")
                 if self.search(gone, free, stock[k:], waste + stock[:k], fnd, left, True, path):
                     return True
                 del path[-k:]
         return False
+
+
+_STEP_BYTES: Final = tuple(
+    bytes((left, turned, size)) for size in range(256) for turned in (0, 1) for left in range(4)
+)
+"""``bytes((left, turned, size))`` made once, for :func:`_step_bytes`."""
+
+
+def _step_bytes(left: int, turned: bool, size: int) -> bytes:
+    """``bytes((left, turned, size))``: redeals left, turned, and the stock's size in the keys
+    of :meth:`Search.search` (the waste's in :meth:`Search._relaxed`'s), from
+    :data:`_STEP_BYTES` when it holds them (``bytes`` of a tuple goes through the
+    interpreter)."""
+    if 0 <= left < 4 and 0 <= size < 256:
+        return _STEP_BYTES[(size * 2 + turned) * 4 + left]
+    return bytes((left, turned, size))
 
 
 def _twin_home(code: int, fnd: Fnd) -> int:
@@ -743,8 +772,8 @@ def decide(
     fnd = position.up + position.down
     try:
         won = search.search(
-            gone,
-            free,
+            signed_cells(gone),
+            signed_cells(free),
             position.stock,
             position.waste,
             fnd,
