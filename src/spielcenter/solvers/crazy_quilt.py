@@ -32,7 +32,7 @@ reasoning is in ``docs/winrates-crazy-quilt.md``):
    two suits') follow the rules and the other suits' quilt cards wait until a foundation or a
    card one rank away could take them. Every line of the deal is a line of that smaller game,
    so a lost one proves the deal ``lost`` (classic deal 728: its diamonds, 4 275 positions;
-   deal 9: its diamonds and clubs, 20 864). Asked last, it
+   deal 9: its diamonds and clubs, 20 864; deal 348: its spades and clubs, 28 676). Asked last, it
    changes no answer the steps before give and costs only the deals they leave undecided.
 
 The position it searches is the compact one of :mod:`~spielcenter.solvers.crazy_quilt_position`;
@@ -85,9 +85,10 @@ WAITING_SHARE: Final = 40
 after the beams leave it, and it is asked only when every step before left the position
 undecided. At the command line's 5 000 000 positions (``DEFAULT_BUDGETS``) that is 125 000:
 classic deal 728's diamonds need 4 275 (lost), deal 9's diamonds and clubs 20 864 after the
-single suits, which the rounds reach from a share of 44 000 on (docs/winrates-crazy-quilt.md,
-*Exact loose games in the waiting search* and *Assignments first*). Until 2026-12-07 it was
-1/6 on top of the budget, when the diamonds needed 377 879."""
+single suits, which the rounds reach from a share of 44 000 on, deals 348's and 2655's spades and
+clubs 28 676 and 54 982 in the pairs' whole games of the last round (docs/winrates-crazy-
+quilt.md, *Exact loose games in the waiting search*, *Assignments first* and *Pairs in the one
+run*). Until 2026-12-07 it was 1/6 on top of the budget, when the diamonds needed 377 879."""
 
 CLOCK_EVERY: Final = 4096
 """Positions of the waiting game between two looks at the clock (when a time budget is given)."""

@@ -85,6 +85,8 @@ __all__ = [
     "FIRST_ROUND",
     "LOOSE_ASSIGNMENTS",
     "LOOSE_BUDGET",
+    "PAIR_ASSIGNMENTS",
+    "PAIR_SUITS_FIRST",
     "LooseGame",
     "WaitingProof",
     "WaitingSearch",
@@ -108,6 +110,17 @@ FIRST_ROUND: Final = 16
 stops, and nearly every suit's is won within a few hundred positions (docs/winrates-crazy-
 quilt.md, *The waiting game in solve*)."""
 
+
+PAIR_SUITS_FIRST: Final = 1 << 12
+"""Assignment nodes of each single suit's loose question in :func:`lost_waiting_in_rounds`'s
+whole searches of the pairs, asked before the pair's own question (a no is a proof)."""
+
+PAIR_ASSIGNMENTS: Final = 1 << 10
+"""Assignment nodes of a pair's own loose question in :func:`lost_waiting_in_rounds`'s whole
+searches of the pairs (no loose game after them): a small share lets the search reach the jam
+instead of paying for questions it cannot answer (classic deal 2655 ♠♣: lost at 54 982
+positions with it, 166 139 with :data:`LOOSE_ASSIGNMENTS` and the loose game;
+docs/winrates-crazy-quilt.md, *Pairs in the one run*)."""
 
 LOOSE_BUDGET: Final = 1 << 18
 """Positions one question to :class:`LooseGame` may search before it gives the benefit of the
@@ -983,32 +996,41 @@ def lost_waiting_in_rounds(
     progress: Callable[[int], None] | None = None,
     every: int = PROGRESS_EVERY,
 ) -> WaitingProof:
-    """Search the waiting games of ``position`` until one is proven lost, in three rounds within
+    """Search the waiting games of ``position`` until one is proven lost, in four rounds within
     ``node_budget`` positions in all: first every suit with 1/:data:`FIRST_ROUND` of it, its
     moves in the first order (a won game stops early, and nearly all are won within a few
     hundred positions); then, the stock first (``last_first``: it wins what the first order
     cannot finish, classic 862 ♦ in 358 positions), the suits the first round left undecided,
     each in turn with an even share of half of what is left (the search starts again; a suit
-    decided in the second round leaves the rest to the next); last the first node of each
-    pair's waiting game, the most kept cards in the stock and the waste first, each in turn
-    with half of what is left: its loose game (:func:`loose_clears`). A pair's whole search
-    costs millions of positions where it proves nothing (docs/winrates-crazy-quilt.md,
-    *Assignments first*); its first question costs a few hundred to a few ten thousand.
+    decided in the second round leaves the rest to the next); then the first node of each
+    pair's waiting game, each in turn with half of what is left: its loose game
+    (:func:`loose_clears`); last each pair's whole waiting game, each in turn with half of what
+    is left, its loose answers drawn from other questions' and its single suits asked first
+    (:data:`PAIR_SUITS_FIRST` assignment nodes each), the question of both within
+    :data:`PAIR_ASSIGNMENTS` assignment nodes and no loose game (a question left open keeps its
+    node: the benefit of the doubt). In both pair rounds the pair whose suits' first rounds
+    cost the most positions comes first: a suit whose waiting game is hard to win is the one
+    likeliest to jam with another (classic deals 9 ♦♣, 348 ♠♣ and 2655 ♠♣, the pairs their
+    single suits' costs put first, are lost; docs/winrates-crazy-quilt.md, *Pairs in the one
+    run*).
 
     So one costly suit gets much of the budget (classic deal 728: its diamonds are lost at
-    5 083 positions, the other three suits won within a few hundred), and the first pair, the
-    likeliest to jam, half of the rest (classic deal 9: its diamonds and clubs are lost at the
-    first node, whose loose game needs 20 863 positions). ``progress`` is passed to every
-    search (it may stop one by raising :class:`~spielcenter.solvers.verdict.OutOfBudget`: that
-    search answers ``unknown``)."""
+    5 083 positions, the other three suits won within a few hundred), the first pair, the
+    likeliest to jam, half of the rest at its first node (classic deal 9: its diamonds and
+    clubs are lost at the first node, whose loose game needs 20 863 positions) and then in its
+    whole game (classic deal 348: its spades and clubs, 28 676 positions). ``progress`` is
+    passed to every search (it may stop one by raising
+    :class:`~spielcenter.solvers.verdict.OutOfBudget`: that search answers ``unknown``)."""
     budget = max(node_budget, 0)
     nodes = 0
     undecided: list[str] = []
+    cost: dict[str, int] = {}
     for suits in SUITS:
         verdict = decide_waiting(
             position, suits, budget // FIRST_ROUND, progress, every, last_first=False
         )
         nodes += verdict.nodes
+        cost[suits] = verdict.nodes
         if verdict.result == "lost":
             return WaitingProof(suits, nodes)
         if verdict.result == "unknown":
@@ -1022,16 +1044,31 @@ def lost_waiting_in_rounds(
         spent += verdict.nodes
         if verdict.result == "lost":
             return WaitingProof(suits, nodes)
-    piled = position.stock + position.waste
 
-    def most_kept_first(pair: str) -> int:
-        return -sum(1 for code in piled if SUITS[code >> 4] in pair)
+    def costliest_first(pair: str) -> int:
+        return -(cost[pair[0]] + cost[pair[1]])
 
-    for suits in sorted(("".join(pair) for pair in combinations(SUITS, 2)), key=most_kept_first):
+    pairs = sorted(("".join(pair) for pair in combinations(SUITS, 2)), key=costliest_first)
+    for suits in pairs:
         kept = frozenset(SUITS.index(suit) for suit in suits)
         first = WaitingSearch(position, kept, (budget - nodes) // 2)
         lost = first.dead_at_start()
         nodes += first.nodes
         if lost:
+            return WaitingProof(suits, nodes)
+    for suits in pairs:
+        verdict = decide_waiting(
+            position,
+            suits,
+            max((budget - nodes) // 2, 0),
+            progress,
+            every,
+            dominance=True,
+            projections=PAIR_SUITS_FIRST,
+            assignments=PAIR_ASSIGNMENTS,
+            loose_budget=0,
+        )
+        nodes += verdict.nodes
+        if verdict.result == "lost":
             return WaitingProof(suits, nodes)
     return WaitingProof("", nodes)
