@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # mypyc's 64-bit integer; at run time (and as plain Python) s
     from mypy_extensions import i64
 
 __all__ = [
+    "ALONE_BUDGET",
     "BACKUPS",
     "BACK_CARDS",
     "BEAMS",
@@ -213,6 +214,14 @@ them by their grade (:data:`GRADE`)."""
 
 FINAL_BUDGET: Final = 2_000
 """Positions the exact search may use on the last pass of one position the beam hands it."""
+
+ALONE_BUDGET: Final = 500
+"""Positions each open suit alone of a position handed to the last pass may search before the
+exact search is asked (:meth:`_Beam.last_pass`): a suit alone that cannot be founded proves the
+last pass lost (:meth:`~spielcenter.solvers.crazy_quilt_search.Search.suit_alone_lost`). On the
+deals the one run leaves undecided most last passes the exact search gives up on are lost so,
+each for a few dozen positions (docs/winrates-crazy-quilt.md, *Last passes refuted by a suit
+alone*)."""
 
 LAST_WIDTH: Final = 16
 """The width of a beam through the last pass (:meth:`_Beam.last_pass_beam`)."""
@@ -403,6 +412,7 @@ class _Beam:
         pool: int = GRADE_POOL,
         eager: bool = False,
         blind: int = 0,
+        splits: dict[bytes, bool] | None = None,
     ) -> None:
         self.width = width
         self.blind = blind if seed else 0
@@ -434,6 +444,11 @@ class _Beam:
         )
         if checks is not None:
             self.search.across_known = checks
+        # This search never searches (no _dead of its own): it asks the suits alone of the
+        # last passes (:meth:`last_pass`), remembered in ``splits`` when the caller shares them.
+        self.search.split_budget = ALONE_BUDGET
+        if splits is not None:
+            self.search.split_known = splits
         self.final = Search(
             position.cards, position.round_the_corner, 0, across_redeal=True, ghosts=position.ghosts
         )
@@ -640,17 +655,24 @@ class _Beam:
     def last_pass(self, node: _Node) -> list[str] | None:
         """A winning line from ``node`` (which just used its last redeal), or ``None``.
 
-        The exact search gets :data:`FINAL_BUDGET` positions. Where it gives up, the first
+        First each open suit alone of ``node`` is asked (:data:`ALONE_BUDGET` positions each,
+        shared by the beams that share ``splits``): one that cannot be founded proves the last
+        pass lost, and the exact search is not asked. Then the exact search gets
+        :data:`FINAL_BUDGET` positions. Where it gives up, the first
         :data:`LAST_BEAMS` times in this beam, a beam goes through the last pass instead: on
         the deals left undecided the exact search gave up on most of the last passes it was
         handed, and a narrow beam won some of those in a few ten thousand positions."""
         if self.handed is not None:
             self.handed.append(self.last_pass_of(node))
+        gone = unsigned_cells(node.gone)
+        if self.search.suit_alone_lost(gone, node.stock, b"", node.fnd, 0):
+            self._spend(0)
+            return None  # proven lost: the beam dropped nothing here
         final = self.final
         final.budget = final.nodes + min(FINAL_BUDGET, self.budget - self.nodes)
         line = node.line
         try:
-            gone, free = unsigned_cells(node.gone), unsigned_cells(node.free)
+            free = unsigned_cells(node.free)
             won = final.search(gone, free, node.stock, b"", node.fnd, 0, False, line)
         except OutOfBudget:
             if self.nodes >= self.budget:
@@ -830,6 +852,7 @@ def beam_search(
     grade: int = 0,
     eager: bool = False,
     blind: int = 0,
+    splits: dict[bytes, bool] | None = None,
 ) -> Verdict:
     """Look for a win from ``position`` by the beam (see the module's docstring), ranking
     positions by the progress score ``weights``, shaken by ``seed`` when it is not 0 (see
@@ -859,6 +882,8 @@ def beam_search(
     :func:`eager_twins`); a beam that founded one so claims no loss. ``blind``: a shaken beam
     ranks the positions of its first pass's first ``blind`` stock cards by its shake alone
     (:data:`BLIND_CARDS`, :func:`blind_restarts`; 0: by its score, shaken, throughout).
+    ``splits`` holds the answers of the suits alone of the last passes (:data:`ALONE_BUDGET`)
+    to share with other beams over the same position, as ``checks`` does the relaxed checks'.
     """
     if position.redeals_left == 0:
         return Verdict("unknown", [], 0)
@@ -877,6 +902,7 @@ def beam_search(
         GRADE_POOL,
         eager,
         max(blind, 0),
+        splits,
     )
     beam.handed = handed
     start = _start(position, [])
@@ -1016,6 +1042,7 @@ def _kinds_in_turn(
     """The one loop of every schedule: :func:`_beams_in_turn` with each beam's grade (see
     :data:`GRADE`) and whether it founds eagerly (:meth:`_Beam.found_eagerly`)."""
     checks: dict[bytes, bool] = {}
+    splits: dict[bytes, bool] = {}
     nodes = 0
     for (width, weights, seed, diverse), grade, eager, blind in plans:
         if nodes >= node_budget:
@@ -1034,6 +1061,7 @@ def _kinds_in_turn(
             backups=backups,
             eager=eager,
             blind=blind,
+            splits=splits,
         )
         nodes += verdict.nodes
         if verdict.result != "unknown" or position.redeals_left == 0:
