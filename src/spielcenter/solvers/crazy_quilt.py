@@ -115,7 +115,9 @@ def solve(
     ``beams`` names the beams' share of the search: ``eager-restarts``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.eager_restarts`, the default: the thrifty
     beams' narrow widening beams, then their restarts founding the quilt's independent cards at
-    once, a plain restart after every two), ``blind-restarts``
+    once, a plain restart after every two), ``alone-restarts``
+    (:func:`~spielcenter.solvers.crazy_quilt_beam.alone_restarts`: the eager restarts, each
+    last pass refuted by a suit alone before the exact search where it can be), ``blind-restarts``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.blind_restarts`: the eager restarts, each
     plain narrow restart ranking its first stock cards by its shake alone), ``thrifty``
     (:func:`~spielcenter.solvers.crazy_quilt_beam.thrifty_beams`, the default until 2026-12-07,
