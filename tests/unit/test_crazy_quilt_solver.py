@@ -466,8 +466,9 @@ def test_a_state_of_another_variant_is_refused() -> None:
 def test_beams_the_solver_does_not_have_are_refused() -> None:
     with pytest.raises(
         ValueError,
-        match=r"no beams 'widest'; the beams are eager-restarts, blind-restarts, thrifty, graded, "
-        r"mixed, widening, restarts, wide-restarts, eager, eager-twins$",
+        match=r"no beams 'widest'; the beams are eager-restarts, alone-restarts, "
+        r"blind-restarts, thrifty, graded, mixed, widening, restarts, wide-restarts, eager, "
+        r"eager-twins$",
     ):
         solve(1, "classic", beams="widest")
 
