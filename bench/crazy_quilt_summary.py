@@ -75,8 +75,8 @@ SUIT_BUDGET = 400_000
 """Positions :func:`lost_by_a_suit` gives the four suits of a deal together."""
 
 LOST_WAITING: dict[str, dict[int, str]] = {
-    "classic": {9: "DC", 348: "SC", 714: "HDC", 728: "D", 2655: "SC"},
-    "round-the-corner": {9: "DC", 348: "SC", 714: "HDC", 728: "D", 2655: "SC"},
+    "classic": {9: "DC", 348: "SC", 714: "HDC", 728: "D", 2655: "SC", 3544: "HC"},
+    "round-the-corner": {9: "DC", 348: "SC", 714: "HDC", 728: "D", 2655: "SC", 3544: "HC"},
 }
 """Per variant, the deals proven lost by the waiting game of one, two or three suits
 (:func:`spielcenter.solvers.crazy_quilt_waiting.decide_waiting`), with those suits: classic and
@@ -87,12 +87,13 @@ corner: the whole search, 1 742 nodes, its loose questions all answered by the a
 28 696 with answers drawn from others' and the single suits asked first), and deal 714's hearts,
 diamonds and clubs, lost at 2 158 731 (2 428 243 round the corner) with answers drawn and the
 pairs asked first, and deal 2655's spades and clubs, lost at 166 139 (166 175 round the corner)
-with answers drawn and the single suits asked first (docs/winrates-crazy-quilt.md, *Waiting
-ghosts*, *Exact loose games in the waiting search*, *Assignments first*, *Three suits* and
-*Pairs in the one run*; each loss of two or three suits checked
-again by the tests' independent referee, ``bench/crazy_quilt_waiting_check.py``). Not searched
-again by the summary; the test ``test_the_summarys_waiting_losses_are_proven_again`` searches
-every entry."""
+with answers drawn and the single suits asked first, and deal 3544's hearts and clubs, lost at
+18 614 (18 638 round the corner) so (docs/winrates-crazy-quilt.md, *Waiting
+ghosts*, *Exact loose games in the waiting search*, *Assignments first*, *Three suits*,
+*Pairs in the one run* and *Classic and round the corner to deal 6 500*; each loss of two or
+three suits checked again by the tests' independent referee,
+``bench/crazy_quilt_waiting_check.py``). Not searched again by the summary; the test
+``test_the_summarys_waiting_losses_are_proven_again`` searches every entry."""
 
 
 def proven_won(variant: str, records: list[dict[str, Any]]) -> int:
