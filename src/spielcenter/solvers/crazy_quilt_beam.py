@@ -660,11 +660,10 @@ class _Beam:
         When the beam was given ``splits`` (:func:`alone_restarts`), each open suit alone of
         ``node`` is asked first (:data:`ALONE_BUDGET` positions each, the answers shared through
         ``splits``): one that cannot be founded proves the last pass lost, and the exact search
-        is not asked. Then the exact search gets
-        :data:`FINAL_BUDGET` positions. Where it gives up, the first
-        :data:`LAST_BEAMS` times in this beam, a beam goes through the last pass instead: on
-        the deals left undecided the exact search gave up on most of the last passes it was
-        handed, and a narrow beam won some of those in a few ten thousand positions."""
+        is not asked. Then the exact search gets :data:`FINAL_BUDGET` positions. Where it gives
+        up, the first :data:`LAST_BEAMS` times in this beam, a beam goes through the last pass
+        instead: on the deals left undecided the exact search gave up on most of the last passes
+        it was handed, and a narrow beam won some of those in a few ten thousand positions."""
         if self.handed is not None:
             self.handed.append(self.last_pass_of(node))
         if self.search.split_budget and self.search.suit_alone_lost(
