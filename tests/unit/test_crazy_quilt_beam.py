@@ -92,6 +92,8 @@ from tests.unit.test_crazy_quilt_solver import (
     brute_force_wins,
     constructed_end_position,
     crossing_end_position,
+    patch_at,
+    quilt_with,
     replay_from,
 )
 
@@ -751,15 +753,12 @@ def a_last_pass_with_a_crossing_suit(seed: int) -> QuiltState:
     rng.shuffle(loose)
     in_quilt = rng.randint(3, 9)
     row, column = rng.randint(0, SIZE - 3), rng.randint(0, SIZE - 3)
-    patch = [(row + r) * SIZE + column + c for r in range(3) for c in range(3)]
-    cells: list[Card | None] = [None] * CELLS
-    for cell, card in zip(rng.sample(patch, in_quilt), loose[:in_quilt], strict=True):
-        cells[cell] = card
+    cells = quilt_with(rng.sample(patch_at(row, column), in_quilt), loose[:in_quilt])
     return QuiltState(
         deal=seed + 1,
         redeals=2 if "second-redeal" in variant else 1,
         round_the_corner="round-the-corner" in variant,
-        quilt=tuple(cells),
+        quilt=cells,
         stock=tuple(loose[in_quilt:]),
         waste=(),
         up=(up[0], up[1], up[2], up[3]),

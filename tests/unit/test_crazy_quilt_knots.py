@@ -17,7 +17,7 @@ from spielcenter.solvers.crazy_quilt_knots import describe, knot, knot_proof
 from spielcenter.solvers.crazy_quilt_position import position_of
 from spielcenter.solvers.winnable import winnable_deals
 
-from .test_crazy_quilt_solver import brute_force_wins, open_ends
+from .test_crazy_quilt_solver import brute_force_wins, open_ends, patch_at, quilt_with
 
 SEEDS = range(1_500)
 """The small positions the proof is checked on (about one in a hundred has a knot)."""
@@ -51,15 +51,12 @@ def full_patch_position(seed: int) -> QuiltState:
     in_quilt = min(len(loose), 9)
     in_stock = rng.randint(0, len(loose) - in_quilt)
     row, column = rng.randint(1, SIZE - 4), rng.randint(1, SIZE - 4)
-    patch = [(row + r) * SIZE + column + c for r in range(3) for c in range(3)]
-    cells: list[Card | None] = [None] * CELLS
-    for cell, card in zip(rng.sample(patch, in_quilt), loose[:in_quilt], strict=True):
-        cells[cell] = card
+    cells = quilt_with(rng.sample(patch_at(row, column), in_quilt), loose[:in_quilt])
     return QuiltState(
         deal=seed + 1,
         redeals=1,
         round_the_corner=rng.random() < 0.5,
-        quilt=tuple(cells),
+        quilt=cells,
         stock=tuple(loose[in_quilt : in_quilt + in_stock]),
         waste=tuple(loose[in_quilt + in_stock :]),
         up=(up[0], up[1], up[2], up[3]),

@@ -36,7 +36,7 @@ from spielcenter.solvers.crazy_quilt_position import (
 )
 from spielcenter.solvers.crazy_quilt_search import Search, decide
 
-from .test_crazy_quilt_solver import brute_force_wins, open_ends, replay_from
+from .test_crazy_quilt_solver import brute_force_wins, open_ends, quilt_with, replay_from
 
 LAST = 1 << (CELLS - 1)
 """Cell 63, the cell whose bit is the sign of a signed mask."""
@@ -157,14 +157,12 @@ def corner_end_position(seed: int) -> QuiltState:
     in_quilt = rng.randint(2, min(len(loose), len(CORNER)))
     in_stock = rng.randint(0, len(loose) - in_quilt)
     chosen = [CELLS - 1, CELLS - 2, *rng.sample(CORNER[:-2], in_quilt - 2)]
-    cells: list[Card | None] = [None] * CELLS
-    for cell, card in zip(chosen, loose[:in_quilt], strict=True):
-        cells[cell] = card
+    cells = quilt_with(chosen, loose[:in_quilt])
     return QuiltState(
         deal=seed + 1,
         redeals=redeals,
         round_the_corner="round-the-corner" in variant,
-        quilt=tuple(cells),
+        quilt=cells,
         stock=tuple(loose[in_quilt : in_quilt + in_stock]),
         waste=tuple(loose[in_quilt + in_stock :]),
         up=(up[0], up[1], up[2], up[3]),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 import pytest
@@ -83,6 +83,19 @@ def open_ends(rng: random.Random, budget: int) -> tuple[list[Card], list[int], l
     return loose, up, down
 
 
+def patch_at(row: int, column: int) -> list[int]:
+    """The nine cells of the 3 × 3 patch whose top left cell is (``row``, ``column``)."""
+    return [(row + r) * SIZE + column + c for r in range(3) for c in range(3)]
+
+
+def quilt_with(cells: Sequence[int], cards: Sequence[Card]) -> tuple[Card | None, ...]:
+    """A quilt holding ``cards`` in ``cells`` (one each, in order) and no other card."""
+    quilt: list[Card | None] = [None] * CELLS
+    for cell, card in zip(cells, cards, strict=True):
+        quilt[cell] = card
+    return tuple(quilt)
+
+
 def constructed_end_position(seed: int) -> QuiltState:
     """A small end position: a few cards left in the quilt, the stock and the waste.
 
@@ -97,15 +110,12 @@ def constructed_end_position(seed: int) -> QuiltState:
     in_quilt = rng.randint(0, min(len(loose), 9))
     in_stock = rng.randint(0, len(loose) - in_quilt)
     row, column = rng.randint(0, SIZE - 3), rng.randint(0, SIZE - 3)
-    patch = [(row + r) * SIZE + column + c for r in range(3) for c in range(3)]
-    cells: list[Card | None] = [None] * CELLS
-    for cell, card in zip(rng.sample(patch, in_quilt), loose[:in_quilt], strict=True):
-        cells[cell] = card
+    cells = quilt_with(rng.sample(patch_at(row, column), in_quilt), loose[:in_quilt])
     return QuiltState(
         deal=seed + 1,
         redeals=redeals,
         round_the_corner="round-the-corner" in variant,
-        quilt=tuple(cells),
+        quilt=cells,
         stock=tuple(loose[in_quilt : in_quilt + in_stock]),
         waste=tuple(loose[in_quilt + in_stock :]),
         up=(up[0], up[1], up[2], up[3]),
@@ -134,15 +144,12 @@ def crossing_end_position(seed: int) -> QuiltState:
     in_quilt = rng.randint(0, 6)
     in_stock = rng.randint(0, len(loose) - in_quilt)
     row, column = rng.randint(0, SIZE - 3), rng.randint(0, SIZE - 3)
-    patch = [(row + r) * SIZE + column + c for r in range(3) for c in range(3)]
-    cells: list[Card | None] = [None] * CELLS
-    for cell, card in zip(rng.sample(patch, in_quilt), loose[:in_quilt], strict=True):
-        cells[cell] = card
+    cells = quilt_with(rng.sample(patch_at(row, column), in_quilt), loose[:in_quilt])
     return QuiltState(
         deal=seed + 1,
         redeals=redeals,
         round_the_corner="round-the-corner" in variant,
-        quilt=tuple(cells),
+        quilt=cells,
         stock=tuple(loose[in_quilt : in_quilt + in_stock]),
         waste=tuple(loose[in_quilt + in_stock :]),
         up=(up[0], up[1], up[2], up[3]),
